@@ -1,0 +1,106 @@
+"""The game protocol: what every game module under `domain/games/` provides.
+
+A game is pure rules. The service drives it only through this protocol, so nothing outside
+`domain/games/` names a game.
+
+    setup(config, chance)              -> the opening events (random choices drawn from `chance`)
+    decide(state, command, seat, chance)-> events; the only place that validates (IllegalCommand)
+    evolve(state, event)               -> state; applies, never validates
+    legal_commands(state, seat)        -> every legal command for the seat
+    to_act(state)                      -> the seats that may act now (empty when the game is over)
+    view(state, seat | None)           -> what the seat may see (None: a spectator)
+    outcome(state)                     -> final scores, or None while the game goes on
+    render_text(state)                 -> a readable terminal drawing of the table
+    candidate_commands(state, seat)    -> a superset of the legal commands (for refusal tests)
+    scramble_hidden(state, seat, chance)-> a copy whose hidden information (to seat) differs
+
+The last two make the conformance suite game-agnostic: commands in `candidate_commands` but
+not in `legal_commands` must be refused, and a seat's view must not change when only what is
+hidden from it changes.
+
+Differences from DESIGN.md, on purpose:
+- `decide` and `setup` take a `Chance` bound to the secret seed instead of the seed itself, and
+  the state counts the draws used, so each draw's index comes from the events. Chance is pure.
+- State is a mutable object owned by the fold: `evolve` may update it in place and returns it
+  (fold speed matters: replay must keep pace with decoding). `decide`, `legal_commands`, `view`
+  and `outcome` never change it. `copy_state` gives an independent copy.
+- `evolve(None, first_setup_event)` creates the state. States compare with `==` (dataclasses).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from contracts.base import Command, Event, GameConfig, View
+from contracts.outcome import Outcome
+from domain.chance import Chance
+
+
+@runtime_checkable
+class Game(Protocol):
+    """The module-level API of one game (each game package exposes an object like this)."""
+
+    name: str
+    rules_version: str
+    # The msgspec types the service decodes with: config Struct, command union, event union.
+    config_type: type[GameConfig]
+    command_type: Any
+    event_type: Any
+    view_type: Any
+
+    def example_configs(self) -> Sequence[GameConfig]:
+        """Configs that cover the game's options, for conformance tests and demos."""
+        ...
+
+    def setup(self, config: GameConfig, chance: Chance) -> list[Event]:
+        """The opening events of a new game."""
+        ...
+
+    def decide(self, state: Any, command: Command, seat: int, chance: Chance) -> list[Event]:
+        """The events a command produces; raises IllegalCommand when the rules refuse it."""
+        ...
+
+    def evolve(self, state: Any, event: Event) -> Any:
+        """Apply one event (never validates). `state` is None for the first event."""
+        ...
+
+    def copy_state(self, state: Any) -> Any:
+        """An independent copy of a state."""
+        ...
+
+    def legal_commands(self, state: Any, seat: int) -> list[Command]:
+        """Every command the seat may legally send now."""
+        ...
+
+    def to_act(self, state: Any) -> list[int]:
+        """The seats whose command the game is waiting for."""
+        ...
+
+    def view(self, state: Any, seat: int | None) -> View:
+        """What `seat` may see; None is the public (spectator) view."""
+        ...
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """Final scores with a per-rule breakdown, or None while the game goes on."""
+        ...
+
+    def render_text(self, state: Any) -> str:
+        """A readable text drawing of the table for terminals."""
+        ...
+
+    def candidate_commands(self, state: Any, seat: int) -> list[Command]:
+        """Plausible commands, legal or not: a superset of `legal_commands` for refusal tests."""
+        ...
+
+    def scramble_hidden(self, state: Any, seat: int | None, chance: Chance) -> Any:
+        """A copy of `state` in which only what `seat` may not see has been changed."""
+        ...
+
+
+def fold(game: Game, events: Iterable[Event], state: Any = None) -> Any:
+    """Apply events in order, starting from `state` (None: a new game)."""
+    evolve = game.evolve
+    for event in events:
+        state = evolve(state, event)
+    return state
