@@ -1,0 +1,125 @@
+"""Messages of the HTTP API (JSON, or MessagePack on request), game-agnostic.
+
+Game-specific payloads (config, command, view, event) travel as nested JSON objects whose
+schema is the game's own Structs in `contracts/games/<name>.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+
+class Request(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """Base of request bodies: unknown fields are refused."""
+
+
+class CreateGameRequest(Request, frozen=True):
+    """Create a game: which game, and its options (`players` plus the game's own fields)."""
+
+    game: str
+    config: dict[str, Any]
+
+
+class GameCreated(msgspec.Struct, frozen=True):
+    """A new game, open for players to join its seats."""
+
+    game_id: str
+    game: str
+    rules_version: str
+    seats: int
+    seed_sha256: str
+
+
+class JoinRequest(Request, frozen=True):
+    """Take a seat: a given one, or the lowest free seat when `seat` is omitted."""
+
+    name: str = msgspec.field(default="")
+    seat: int | None = None
+
+
+class SeatJoined(msgspec.Struct, frozen=True):
+    """The seat taken and its token: the only time the token is ever shown."""
+
+    game_id: str
+    seat: int
+    token: str
+
+
+class LobbyEntry(msgspec.Struct, frozen=True):
+    """An open game in the lobby."""
+
+    game_id: str
+    game: str
+    seats: int
+    taken: list[int]
+    created_at: str
+
+
+class SubmitCommand(Request, frozen=True):
+    """A command for the caller's seat. `command_id` is chosen by the client (idempotency key)."""
+
+    command_id: str
+    command: dict[str, Any]
+
+
+OutcomeStatus = Literal["queued", "applied", "refused"]
+
+
+class CommandOutcome(msgspec.Struct, frozen=True, omit_defaults=True):
+    """What became of a command: still queued, applied (events first..last), or refused."""
+
+    command_id: str
+    status: OutcomeStatus
+    seat: int | None = None
+    first_version: int | None = None
+    last_version: int | None = None
+    code: str | None = None  # the domain's stable code when refused
+    message: str | None = None
+    details: dict[str, Any] | None = None
+
+
+class EventRecord(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One stored event: its version, the event itself, and its link in the hash chain."""
+
+    version: int
+    event: dict[str, Any]
+    hash: str  # hex SHA-256 chain value after this event
+    command_id: str | None = None
+
+
+class EventPage(msgspec.Struct, frozen=True):
+    """Events after a version, up to a limit; `last_version` is the stream's current version."""
+
+    game_id: str
+    events: list[EventRecord]
+    last_version: int
+
+
+class ViewEnvelope(msgspec.Struct, frozen=True):
+    """A projection: the game's own view Struct at a version, for a seat or the public."""
+
+    game_id: str
+    version: int
+    seat: int | None
+    view: dict[str, Any]
+
+
+class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
+    """RFC 9457 problem details; `code` is the stable machine code (domain or API)."""
+
+    type: str
+    title: str
+    status: int
+    detail: str = ""
+    code: str = ""
+    instance: str = ""
+    errors: list[dict[str, Any]] | None = None
+
+
+class Health(msgspec.Struct, frozen=True):
+    """Liveness / readiness answer."""
+
+    status: Literal["ok", "unavailable"]
+    checks: dict[str, str]
