@@ -37,7 +37,6 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-
 class Chance:
     """The draws of one game, bound to its seed. Pure: the draw index is the caller's."""
 

@@ -17,11 +17,24 @@ ROOT = Path(__file__).resolve().parents[2]
 STDLIB = set(sys.stdlib_module_names)
 # Standard-library modules that would give the rules a clock, randomness, logging or I/O.
 IMPURE_STDLIB = {
-    "time", "datetime", "random", "secrets", "logging", "os", "io", "socket", "threading",
-    "asyncio", "subprocess", "shutil", "tempfile", "uuid", "urllib", "http", "sqlite3",
+    "time",
+    "datetime",
+    "random",
+    "secrets",
+    "logging",
+    "os",
+    "io",
+    "socket",
+    "threading",
+    "asyncio",
+    "subprocess",
+    "shutil",
+    "tempfile",
+    "uuid",
+    "urllib",
+    "http",
+    "sqlite3",
 }
-# domain/ may read its own packaged data files once at import; that is not runtime I/O.
-DATA_LOADERS = {"importlib", "json"}
 
 
 def imported_roots(path: Path) -> set[str]:
