@@ -1,0 +1,179 @@
+"""Setup and the Exploration Phase: the row, the tile turn, the redraw and the phase's end.
+
+Rule book, "Setting up the game" and "Taking a turn during the Exploration Phase": choose a
+tile from the face-up row of 4, add it to the play area, optionally put a longhouse from your
+supply on it (only on plains), then draw a tile from the bag into the row. With the bag empty,
+play goes on with fewer than 4 tiles in the row.
+"""
+
+from __future__ import annotations
+
+from contracts.games.fjords import (
+    DiscardedTilesReturned,
+    ExplorationEnded,
+    FjordsConfig,
+    GameStarted,
+    LonghousePlaced,
+    PlaceTile,
+    RowDiscarded,
+    TileDrawn,
+    TilePlaced,
+)
+from domain.chance import Chance
+from domain.errors import IllegalCommand
+from domain.games.fjords.board import check_placement, fits_somewhere, open_slots
+from domain.games.fjords.evolve import Recorder
+from domain.games.fjords.settlement import start_settlement_turn
+from domain.games.fjords.state import COLOURS, FjordsState
+from domain.games.fjords.tiles import TileSet
+
+ROW_SIZE = 4
+SUPPORTED_VARIANTS = ("base",)
+
+
+def check_config(config: FjordsConfig) -> None:
+    """Refuse options outside the rules or not supported yet (variants and runes: issue 3)."""
+    if not 2 <= config.players <= 4:
+        raise IllegalCommand(
+            "fjords.config.players",
+            f"Fjords is for 2 to 4 players, not {config.players}.",
+            players=config.players,
+        )
+    if config.variant not in SUPPORTED_VARIANTS:
+        raise IllegalCommand(
+            "fjords.config.variant_unsupported",
+            f"The {config.variant!r} variant is not supported yet; use 'base'.",
+            variant=config.variant,
+        )
+    if config.runes:
+        raise IllegalCommand(
+            "fjords.config.runes_unsupported",
+            "Rune stones are not supported yet.",
+            runes=list(config.runes),
+        )
+
+
+def setup(config: FjordsConfig, chance: Chance, tiles: TileSet) -> Recorder:
+    """Rule book setup: pieces, the starting tiles, the bag by marks, a row of 4, a first player.
+
+    Draw 0 picks the starting player; draws 1 to 4 fill the row.
+    """
+    check_config(config)
+    record = Recorder(None, tiles)
+    record.emit(
+        GameStarted(
+            players=config.players,
+            variant=config.variant,
+            runes=config.runes,
+            colours=[[COLOURS[seat]] for seat in range(config.players)],
+            first_player=chance.below(0, config.players),
+            first_player_draw=0,
+        )
+    )
+    for start in tiles.starting:
+        orientation = start.tile.orientation(start.rotation)
+        q, r = start.position
+        record.emit(
+            TilePlaced(None, start.tile.id, q, r, orientation.rotation, orientation.corners)
+        )
+    for _ in range(ROW_SIZE):
+        draw_tile(record, chance)
+    start_exploration_turn(record, chance, tiles)
+    return record
+
+
+def draw_tile(record: Recorder, chance: Chance) -> None:
+    """Draw a uniformly chosen tile from the bag (sorted by id) into the row."""
+    state = record.state
+    index = chance.below(state.draws_used, len(state.bag))
+    record.emit(TileDrawn(state.bag[index], state.draws_used))
+
+
+def check_place_tile(state: FjordsState, command: PlaceTile, seat: int, tiles: TileSet) -> None:
+    """Raise IllegalCommand naming the first Exploration rule the command breaks.
+
+    Step 1: "choose any tile from the row"; placement: `board.check_placement`; step 2: "you may
+    place 1 of the longhouses in your supply", on plains: "you may not place a longhouse on the
+    all-mountain tile" (the French copy: on the green plains part of the tile).
+    """
+    if command.tile not in state.row:
+        raise IllegalCommand(
+            "fjords.tile.not_in_row",
+            f"Tile {command.tile} is not in the face-up row; choose one of {state.row}.",
+            tile=command.tile,
+            row=list(state.row),
+        )
+    if not 0 <= command.rotation <= 5:
+        raise IllegalCommand(
+            "fjords.tile.bad_rotation",
+            f"A rotation is 0 to 5 turns of 60 degrees, not {command.rotation}.",
+            rotation=command.rotation,
+        )
+    tile = tiles.tile(command.tile)
+    check_placement(state.board, tile, (command.q, command.r), command.rotation)
+    if command.longhouse:
+        if state.longhouses_left(seat) == 0:
+            raise IllegalCommand("fjords.longhouse.none_left", "You have no longhouses left.")
+        if not tile.has_plains:
+            raise IllegalCommand(
+                "fjords.longhouse.needs_plains",
+                "Longhouses are placed on plains; this tile has none.",
+                tile=tile.id,
+            )
+
+
+def place_tile(
+    record: Recorder, command: PlaceTile, seat: int, chance: Chance, tiles: TileSet
+) -> None:
+    """Emit a checked Exploration turn: the tile, the longhouse, the refill, what follows.
+
+    Symmetric tiles look the same under several rotations; the event records the smallest.
+    """
+    state = record.state
+    orientation = tiles.tile(command.tile).orientation(command.rotation)
+    q, r = command.q, command.r
+    record.emit(TilePlaced(seat, command.tile, q, r, orientation.rotation, orientation.corners))
+    if command.longhouse:
+        colour = next(s.colour for s in state.supplies[seat] if s.longhouses > 0)
+        record.emit(LonghousePlaced(seat, q, r, colour))
+    if state.bag:
+        draw_tile(record, chance)
+    start_exploration_turn(record, chance, tiles)
+
+
+def start_exploration_turn(record: Recorder, chance: Chance, tiles: TileSet) -> None:
+    """Make sure the seat to act can place a row tile, or end Exploration (decision 4).
+
+    Rule book: "Once the Exploration Phase has completed ... the first turn of the Settlement
+    Phase is played by the player to the left of whoever placed the final tile ... if on a
+    player's turn all remaining tiles were unplaceable, they would begin the settlement phase."
+    Both are the seat whose turn it now is.
+
+    The redraw: if no row tile fits anywhere, the row is set aside and 4 tiles are drawn, again
+    while none fits; the set-aside tiles return to the bag once a row with a fitting tile is
+    out. Keeping them out until then (the rule book returns each row at once) is what makes the
+    procedure end: it is only entered when some bag tile fits, and each round removes up to 4
+    unfitting tiles from the bag. If no tile in the row or the bag fits, Exploration ends.
+    """
+    state = record.state
+    assert state.active is not None
+    if not state.row and not state.bag:
+        record.emit(ExplorationEnded("all_tiles_placed", 0, state.active))
+        start_settlement_turn(record)
+        return
+    slots = open_slots(state.board)
+
+    def row_fits() -> bool:
+        return any(fits_somewhere(tiles.tile(t), slots) for t in state.row)
+
+    if row_fits():
+        return
+    if not any(fits_somewhere(tiles.tile(t), slots) for t in state.bag):
+        record.emit(ExplorationEnded("no_tile_fits", len(state.row) + len(state.bag), state.active))
+        start_settlement_turn(record)
+        return
+    while not row_fits():
+        record.emit(RowDiscarded(list(state.row)))
+        for _ in range(min(ROW_SIZE, len(state.bag))):
+            draw_tile(record, chance)
+    record.emit(DiscardedTilesReturned(sorted(state.discarded)))

@@ -1,0 +1,85 @@
+"""What a seat may see of a Fjords game, and the scramble the conformance tests use.
+
+Everything on the table is public: tiles, pieces, the face-up row, every supply, who is out.
+The only hidden thing is the bag: a view carries its size, never its content (and the seed,
+which no state holds, decides the order of draws).
+"""
+
+from __future__ import annotations
+
+from contracts.games.fjords import (
+    BoardTileView,
+    FjordsView,
+    PieceView,
+    RowTileView,
+    SeatView,
+    SupplyView,
+)
+from domain.chance import Chance
+from domain.games.fjords.scoring import outcome
+from domain.games.fjords.state import FjordsState
+from domain.games.fjords.tiles import TileSet
+
+
+def to_act(state: FjordsState) -> list[int]:
+    """The seat whose turn it is, or nobody once the game has ended."""
+    return [] if state.active is None or state.phase == "ended" else [state.active]
+
+
+def view(state: FjordsState, seat: int | None, tiles: TileSet) -> FjordsView:
+    """The table as `seat` (None: a spectator) sees it; the same for everyone but the viewer."""
+    vikings_placed = [0] * state.players
+    pieces = []
+    for (q, r), piece in sorted(state.pieces.items()):
+        if piece.kind == "viking":
+            vikings_placed[piece.seat] += 1
+        pieces.append(PieceView(piece.kind, piece.seat, piece.colour, q, r))
+    return FjordsView(
+        viewer=seat,
+        phase=state.phase,
+        to_act=to_act(state),
+        first_player=state.first_player,
+        tiles=[
+            BoardTileView(
+                placed.tile, q, r, placed.rotation, placed.corners, tiles.tile(placed.tile).symbol
+            )
+            for (q, r), placed in sorted(state.board.items())
+        ],
+        pieces=pieces,
+        row=[
+            RowTileView(tile.id, tile.corners, tile.mark, tile.symbol)
+            for tile in map(tiles.tile, state.row)
+        ],
+        bag_size=len(state.bag),
+        seats=[
+            SeatView(
+                seat=s,
+                supply=[SupplyView(x.colour, x.vikings, x.longhouses) for x in state.supplies[s]],
+                vikings_placed=vikings_placed[s],
+                out=state.out[s],
+            )
+            for s in range(state.players)
+        ],
+        settlement_starter=state.settlement_starter,
+        outcome=outcome(state),
+    )
+
+
+def scramble_hidden(
+    state: FjordsState, seat: int | None, chance: Chance, tiles: TileSet
+) -> FjordsState:
+    """A copy whose bag holds other tiles (same size): the only thing hidden from every seat.
+
+    The bag's content follows from public facts anyway (the tile set, the player count's marks,
+    the tiles on the table), and the order of draws from the secret seed, which no state holds.
+    Replacements come from every tile not on the table, including those the player count
+    removed; with 4 players that pool is the bag itself, so the copy equals the state.
+    """
+    scrambled = state.copy()
+    seen = set(state.row) | {placed.tile for placed in state.board.values()}
+    pool = sorted(t for t in tiles.landscape if t not in seen)
+    chosen = []
+    for index in range(len(state.bag)):
+        chosen.append(pool.pop(chance.below(index, len(pool))))
+    scrambled.bag = sorted(chosen)
+    return scrambled
