@@ -8,6 +8,12 @@ Events record facts only: the engine's `evolve` applies them without checking an
 random outcome (the starting player, each tile drawn) carries the index of the draw that chose
 it, so a replay needs no randomness and anyone holding the revealed seed can re-derive it:
 draw k picks position `chance.below(k, len(bag))` in the bag's contents sorted by tile id.
+
+Variants and rune stones (rule book, from "The Epic 2-player variant" on): the config names
+them, `GameStarted` records them. A seat playing two colours (Epic) says which colour each piece
+it places is (`colour`); a seat with one colour may leave it out. A Classic match of three games
+is one stream: `MatchGameStarted` opens games 2 and 3, and the combined score is computed from
+the events like every other score.
 """
 
 from __future__ import annotations
@@ -21,30 +27,53 @@ from contracts.outcome import Outcome
 
 Variant = Literal["base", "epic", "classic"]
 RuneName = Literal["strength", "water", "journey", "horse", "friendship", "wisdom", "home"]
+# The rune stones in the rule book's order; a game records its runes in this order.
+RUNE_NAMES: tuple[RuneName, ...] = (
+    "strength",
+    "water",
+    "journey",
+    "horse",
+    "friendship",
+    "wisdom",
+    "home",
+)
 Phase = Literal["exploration", "settlement", "ended"]
 PieceKind = Literal["longhouse", "viking"]
 Rotation = Annotated[int, msgspec.Meta(ge=0, le=5)]
 
 
 class FjordsConfig(GameConfig, frozen=True, forbid_unknown_fields=True):
-    """A Fjords game's options: 2 to 4 players; the variant and rune stones (issue 3)."""
+    """A Fjords game's options: 2 to 4 players, the variant, and the rune stones in play.
+
+    `preset` is one of the rule book's suggested games 1 to 7 (an int, or its digits as text,
+    as command lines pass it); it stands for that game's rune stones, so it cannot be combined
+    with `runes`. Epic and Classic are 2-player variants; Classic uses no rune stones.
+    """
 
     players: Annotated[int, msgspec.Meta(ge=2, le=4)]
     variant: Variant = "base"
     runes: tuple[RuneName, ...] = ()
+    preset: int | str | None = None
 
 
 # --- commands ---------------------------------------------------------------------------------
 
 
 class PlaceTile(Command, frozen=True):
-    """An Exploration turn: put row tile `tile` at (q, r), turned `rotation`, maybe a longhouse."""
+    """An Exploration turn: put row tile `tile` at (q, r), turned `rotation`, maybe a longhouse.
+
+    Classic: the tile just drawn, or (instead of drawing) a set-aside tile. `home` puts the
+    seat's Home rune stone on the tile under the longhouse (so it needs `longhouse`); `colour`
+    is the longhouse's colour when the seat plays two (Epic).
+    """
 
     tile: int
     q: int
     r: int
     rotation: Rotation = 0
     longhouse: bool = False
+    home: bool = False
+    colour: str | None = None
 
 
 class PlaceViking(Command, frozen=True):
@@ -52,9 +81,50 @@ class PlaceViking(Command, frozen=True):
 
     q: int
     r: int
+    colour: str | None = None
 
 
-FjordsCommand = PlaceTile | PlaceViking
+class DrawTile(Command, frozen=True):
+    """Classic Exploration: draw a tile from the bag to place it (rather than a set-aside one).
+
+    A drawn tile that fits nowhere is set aside face up and the next one is drawn at once.
+    """
+
+
+class UseJourneyRune(Command, frozen=True):
+    """Settlement, instead of a normal turn: discard the Journey rune stone, travelling by sea
+    from the seat's piece at (from_q, from_r) to place a viking at (q, r), 1 to 3 tiles away."""
+
+    from_q: int
+    from_r: int
+    q: int
+    r: int
+    colour: str | None = None
+
+
+class UseHorseRune(Command, frozen=True):
+    """Settlement, instead of a normal turn: discard the Horse rune stone, travelling over
+    mountains from the seat's piece at (from_q, from_r) to place a viking at (q, r)."""
+
+    from_q: int
+    from_r: int
+    q: int
+    r: int
+    colour: str | None = None
+
+
+class UseWisdomRune(Command, frozen=True):
+    """Settlement, instead of a normal turn: put the Wisdom rune stone on the empty space
+    (rune_q, rune_r) and a viking on the tile (q, r) across it."""
+
+    rune_q: int
+    rune_r: int
+    q: int
+    r: int
+    colour: str | None = None
+
+
+FjordsCommand = PlaceTile | PlaceViking | DrawTile | UseJourneyRune | UseHorseRune | UseWisdomRune
 
 
 # --- events -----------------------------------------------------------------------------------
@@ -64,7 +134,8 @@ class GameStarted(Event, frozen=True):
     """The game's options and its randomly chosen starting player (draw `first_player_draw`).
 
     The bag then holds every landscape tile of the tile set allowed for `players` (by the tiles'
-    "3"/"4" marks); `colours[seat]` are the piece colours each seat plays.
+    "3"/"4" marks; Epic: all of them); `colours[seat]` are the piece colours each seat plays,
+    its main colour first. `runes` are the rune stones in play (a preset already expanded).
     """
 
     players: int
@@ -73,6 +144,7 @@ class GameStarted(Event, frozen=True):
     colours: list[list[str]]
     first_player: int
     first_player_draw: int
+    preset: int | None = None
 
 
 class TilePlaced(Event, frozen=True):
@@ -99,7 +171,8 @@ class LonghousePlaced(Event, frozen=True):
 
 
 class TileDrawn(Event, frozen=True):
-    """Draw number `draw` took `tile` out of the bag and put it face up in the row."""
+    """Draw number `draw` took `tile` out of the bag and put it face up in the row (Classic: in
+    the hand of the seat to act, who places it now)."""
 
     tile: int
     draw: int
@@ -117,7 +190,15 @@ class DiscardedTilesReturned(Event, frozen=True):
     tiles: list[int]
 
 
-ExplorationEndReason = Literal["all_tiles_placed", "no_tile_fits"]
+class TileSetAside(Event, frozen=True):
+    """Classic: the tile just drawn fits nowhere, so it was set aside face up."""
+
+    tile: int
+
+
+ExplorationEndReason = Literal[
+    "all_tiles_placed", "no_tile_fits", "last_drawn_tile_placed", "last_drawn_tile_set_aside"
+]
 
 
 class ExplorationEnded(Event, frozen=True):
@@ -148,7 +229,39 @@ class PlayerOut(Event, frozen=True):
 
 
 class SettlementEnded(Event, frozen=True):
-    """Every seat is out: the game is over and scored."""
+    """Every seat is out: the game is over and scored (Classic: this game of the match)."""
+
+
+class RuneStonePlaced(Event, frozen=True):
+    """A rune stone now lies at (q, r): on a tile, or (Wisdom) on an empty space.
+
+    Strength, Water and Friendship stones come from beside the table (`seat` None); Home and
+    Wisdom stones from the supply of `seat`.
+    """
+
+    rune: str
+    q: int
+    r: int
+    seat: int | None = None
+
+
+class RuneStoneDiscarded(Event, frozen=True):
+    """`seat` discarded its Journey or Horse rune stone, setting out from its piece at
+    (from_q, from_r); the VikingPlaced that follows says where the viking went."""
+
+    seat: int
+    rune: str
+    from_q: int
+    from_r: int
+
+
+class MatchGameStarted(Event, frozen=True):
+    """Classic: game `game` (2 or 3) of the match begins on a fresh table, pieces and bag;
+    `first_player` was chosen by draw `first_player_draw`. Earlier games' scores stand."""
+
+    game: int
+    first_player: int
+    first_player_draw: int
 
 
 FjordsEvent = (
@@ -162,6 +275,10 @@ FjordsEvent = (
     | VikingPlaced
     | PlayerOut
     | SettlementEnded
+    | TileSetAside
+    | RuneStonePlaced
+    | RuneStoneDiscarded
+    | MatchGameStarted
 )
 
 
@@ -206,13 +323,27 @@ class SupplyView(msgspec.Struct, frozen=True):
     longhouses: int
 
 
+class RuneStoneView(msgspec.Struct, frozen=True):
+    """A rune stone on the table: on a tile, or (Wisdom) on the empty space at (q, r).
+
+    `seat` and `colour` name the owner of a Home or Wisdom stone; None for the others.
+    """
+
+    rune: str
+    q: int
+    r: int
+    seat: int | None = None
+    colour: str | None = None
+
+
 class SeatView(msgspec.Struct, frozen=True):
-    """One seat's public situation."""
+    """One seat's public situation; `runes` are the rune stones it still holds."""
 
     seat: int
     supply: list[SupplyView]
     vikings_placed: int
     out: bool
+    runes: list[str] = []
 
 
 class FjordsView(View, frozen=True):
@@ -229,3 +360,13 @@ class FjordsView(View, frozen=True):
     seats: list[SeatView]
     settlement_starter: int | None = None
     outcome: Outcome | None = None
+    variant: str = "base"
+    runes: list[str] = []
+    preset: int | None = None
+    rune_stones: list[RuneStoneView] = []
+    # Classic: the tile drawn this turn (to be placed now) and the set-aside tiles, face up
+    drawn: RowTileView | None = None
+    set_aside: list[RowTileView] = []
+    # Classic: which game of the match (1 to 3) and each finished game's own result
+    match_game: int | None = None
+    match_results: list[Outcome] = []

@@ -173,12 +173,3 @@ def _corner_mismatch(
         expected=want,
         found=got,
     )
-
-
-def plains_sides(corners: str) -> int:
-    """Sides (bit per side) along which a tile shows plains at a corner (decision 3)."""
-    mask = 0
-    for side in range(6):
-        if corners[side] == "P" or corners[(side + 1) % 6] == "P":
-            mask |= 1 << side
-    return mask

@@ -2,6 +2,8 @@
 
 Turn bookkeeping is derived rather than stored as events: after an Exploration tile the turn
 passes clockwise to the next seat; in Settlement it passes to the next seat that is not out.
+A Classic match's next game archives the finished game's final state (`earlier_games`) and
+resets the table, so the combined score is computed from the events like any other score.
 """
 
 from __future__ import annotations
@@ -16,15 +18,27 @@ from contracts.games.fjords import (
     ExplorationEnded,
     GameStarted,
     LonghousePlaced,
+    MatchGameStarted,
     PlayerOut,
     RowDiscarded,
+    RuneStoneDiscarded,
+    RuneStonePlaced,
     SettlementEnded,
     TileDrawn,
     TilePlaced,
+    TileSetAside,
     VikingPlaced,
 )
-from domain.games.fjords.state import FjordsState, Piece, PlacedTile, Supply, starting_supplies
+from domain.games.fjords.state import (
+    FjordsState,
+    Piece,
+    PlacedTile,
+    RuneStone,
+    Supply,
+    starting_supplies,
+)
 from domain.games.fjords.tiles import TileSet
+from domain.games.fjords.variants import bag_for, starting_runes
 
 
 def evolve(state: FjordsState | None, event: Event, tiles: TileSet) -> FjordsState:
@@ -37,12 +51,17 @@ def evolve(state: FjordsState | None, event: Event, tiles: TileSet) -> FjordsSta
             variant=event.variant,
             runes=tuple(event.runes),
             first_player=event.first_player,
-            supplies=starting_supplies(event.players, event.colours),
-            bag=tiles.bag_for(event.players),
+            supplies=starting_supplies(event.colours),
+            bag=bag_for(tiles, event.variant, event.players),
             active=event.first_player,
             draws_used=event.first_player_draw + 1,
             out=[False] * event.players,
+            preset=event.preset,
+            colours=[list(seat) for seat in event.colours],
+            runes_held=starting_runes(tuple(event.runes), event.players),
         )
+    if isinstance(event, MatchGameStarted):
+        return _match_game_started(state, event, tiles)
     # A dict lookup by type, not a chain of isinstance tests: replay speed is fold speed.
     apply = _APPLY.get(type(event))
     if apply is None:
@@ -53,16 +72,65 @@ def evolve(state: FjordsState | None, event: Event, tiles: TileSet) -> FjordsSta
 
 def _tile_placed(state: FjordsState, event: TilePlaced) -> None:
     state.board[(event.q, event.r)] = PlacedTile(event.tile, event.rotation, event.corners)
-    if event.tile in state.row:  # starting tiles never were in the row
+    # Starting tiles come from nowhere; others from the row, or (Classic) the hand or set-aside.
+    if event.tile in state.row:
         state.row.remove(event.tile)
+    elif event.tile == state.drawn:
+        state.drawn = None
+    elif event.tile in state.set_aside:
+        state.set_aside.remove(event.tile)
     if event.seat is not None:
         state.active = (event.seat + 1) % state.players
 
 
 def _tile_drawn(state: FjordsState, event: TileDrawn) -> None:
     del state.bag[bisect_left(state.bag, event.tile)]
-    state.row.append(event.tile)
+    if state.variant == "classic":
+        state.drawn = event.tile
+    else:
+        state.row.append(event.tile)
     state.draws_used = event.draw + 1
+
+
+def _tile_set_aside(state: FjordsState, event: TileSetAside) -> None:
+    state.set_aside.append(event.tile)
+    if state.drawn == event.tile:
+        state.drawn = None
+
+
+def _rune_stone_placed(state: FjordsState, event: RuneStonePlaced) -> None:
+    seat = event.seat
+    colour = None if seat is None else state.colours[seat][0]  # one rune colour per player
+    state.rune_stones[(event.q, event.r)] = RuneStone(event.rune, seat, colour)
+    if seat is not None and event.rune in state.runes_held[seat]:
+        state.runes_held[seat].remove(event.rune)
+
+
+def _rune_stone_discarded(state: FjordsState, event: RuneStoneDiscarded) -> None:
+    if event.rune in state.runes_held[event.seat]:
+        state.runes_held[event.seat].remove(event.rune)
+
+
+def _match_game_started(state: FjordsState, event: MatchGameStarted, tiles: TileSet) -> FjordsState:
+    """Archive the finished game and set the table, pieces, stones and bag up afresh."""
+    finished = state.copy()
+    finished.earlier_games = []
+    state.earlier_games.append(finished)
+    state.match_game = event.game
+    state.first_player = event.first_player
+    state.active = event.first_player
+    state.draws_used = event.first_player_draw + 1
+    state.phase = "exploration"
+    state.supplies = starting_supplies(state.colours)
+    state.bag = bag_for(tiles, state.variant, state.players)
+    state.board = {}
+    state.pieces = {}
+    state.rune_stones = {}
+    state.runes_held = starting_runes(state.runes, state.players)
+    state.row, state.discarded, state.set_aside, state.drawn = [], [], [], None
+    state.out = [False] * state.players
+    state.settlement_starter = None
+    return state
 
 
 def _longhouse_placed(state: FjordsState, event: LonghousePlaced) -> None:
@@ -114,6 +182,9 @@ _APPLY: dict[type, Callable[[FjordsState, Any], None]] = {
     ExplorationEnded: _exploration_ended,
     PlayerOut: _player_out,
     SettlementEnded: _settlement_ended,
+    TileSetAside: _tile_set_aside,
+    RuneStonePlaced: _rune_stone_placed,
+    RuneStoneDiscarded: _rune_stone_discarded,
 }
 
 

@@ -4,6 +4,9 @@ Rule book, "Setting up the game" and "Taking a turn during the Exploration Phase
 tile from the face-up row of 4, add it to the play area, optionally put a longhouse from your
 supply on it (only on plains), then draw a tile from the bag into the row. With the bag empty,
 play goes on with fewer than 4 tiles in the row.
+
+Rune stones join the tile as it is added (`runes`); the Classic variant draws and places
+instead of keeping a row (`classic`), sharing the checks and `lay_tile` here.
 """
 
 from __future__ import annotations
@@ -22,64 +25,51 @@ from contracts.games.fjords import (
 from domain.chance import Chance
 from domain.errors import IllegalCommand
 from domain.games.fjords.board import check_placement, fits_somewhere, open_slots
+from domain.games.fjords.colours import choose_colour
 from domain.games.fjords.evolve import Recorder
+from domain.games.fjords.runes import check_home_rune, check_longhouse_tile, place_tile_stones
 from domain.games.fjords.settlement import start_settlement_turn
-from domain.games.fjords.state import COLOURS, FjordsState
+from domain.games.fjords.state import FjordsState
 from domain.games.fjords.tiles import TileSet
+from domain.games.fjords.variants import resolve_options, seat_colours
 
 ROW_SIZE = 4
-SUPPORTED_VARIANTS = ("base",)
-
-
-def check_config(config: FjordsConfig) -> None:
-    """Refuse options outside the rules or not supported yet (variants and runes: issue 3)."""
-    if not 2 <= config.players <= 4:
-        raise IllegalCommand(
-            "fjords.config.players",
-            f"Fjords is for 2 to 4 players, not {config.players}.",
-            players=config.players,
-        )
-    if config.variant not in SUPPORTED_VARIANTS:
-        raise IllegalCommand(
-            "fjords.config.variant_unsupported",
-            f"The {config.variant!r} variant is not supported yet; use 'base'.",
-            variant=config.variant,
-        )
-    if config.runes:
-        raise IllegalCommand(
-            "fjords.config.runes_unsupported",
-            "Rune stones are not supported yet.",
-            runes=list(config.runes),
-        )
 
 
 def setup(config: FjordsConfig, chance: Chance, tiles: TileSet) -> Recorder:
     """Rule book setup: pieces, the starting tiles, the bag by marks, a row of 4, a first player.
 
-    Draw 0 picks the starting player; draws 1 to 4 fill the row.
+    Draw 0 picks the starting player; draws 1 to 4 fill the row (Classic keeps no row).
     """
-    check_config(config)
+    options = resolve_options(config)
     record = Recorder(None, tiles)
     record.emit(
         GameStarted(
-            players=config.players,
-            variant=config.variant,
-            runes=config.runes,
-            colours=[[COLOURS[seat]] for seat in range(config.players)],
-            first_player=chance.below(0, config.players),
+            players=options.players,
+            variant=options.variant,
+            runes=options.runes,
+            colours=seat_colours(options),
+            first_player=chance.below(0, options.players),
             first_player_draw=0,
+            preset=options.preset,
         )
     )
+    lay_starting_tiles(record, tiles)
+    if options.variant != "classic":
+        for _ in range(ROW_SIZE):
+            draw_tile(record, chance)
+        start_exploration_turn(record, chance, tiles)
+    return record
+
+
+def lay_starting_tiles(record: Recorder, tiles: TileSet) -> None:
+    """Emit the starting tiles where the tile set lays them."""
     for start in tiles.starting:
         orientation = start.tile.orientation(start.rotation)
         q, r = start.position
         record.emit(
             TilePlaced(None, start.tile.id, q, r, orientation.rotation, orientation.corners)
         )
-    for _ in range(ROW_SIZE):
-        draw_tile(record, chance)
-    start_exploration_turn(record, chance, tiles)
-    return record
 
 
 def draw_tile(record: Recorder, chance: Chance) -> None:
@@ -89,20 +79,51 @@ def draw_tile(record: Recorder, chance: Chance) -> None:
     record.emit(TileDrawn(state.bag[index], state.draws_used))
 
 
-def check_place_tile(state: FjordsState, command: PlaceTile, seat: int, tiles: TileSet) -> None:
-    """Raise IllegalCommand naming the first Exploration rule the command breaks.
+def check_tile_available(state: FjordsState, tile: int) -> None:
+    """Raise IllegalCommand unless the seat to act may place `tile` now.
 
-    Step 1: "choose any tile from the row"; placement: `board.check_placement`; step 2: "you may
-    place 1 of the longhouses in your supply", on plains: "you may not place a longhouse on the
-    all-mountain tile" (the French copy: on the green plains part of the tile).
+    Rule book, step 1: "choose any tile from the row". Classic variant: the tile just drawn;
+    "a player may now choose to place a set-aside tile instead of drawing a new landscape tile
+    at the start of their turn".
     """
-    if command.tile not in state.row:
+    if state.variant != "classic":
+        if tile not in state.row:
+            raise IllegalCommand(
+                "fjords.tile.not_in_row",
+                f"Tile {tile} is not in the face-up row; choose one of {state.row}.",
+                tile=tile,
+                row=list(state.row),
+            )
+    elif state.drawn is not None and tile != state.drawn:
         raise IllegalCommand(
-            "fjords.tile.not_in_row",
-            f"Tile {command.tile} is not in the face-up row; choose one of {state.row}.",
-            tile=command.tile,
-            row=list(state.row),
+            "fjords.tile.not_drawn",
+            f"You drew tile {state.drawn}: place that one (a set-aside tile may only be placed "
+            "instead of drawing).",
+            tile=tile,
+            drawn=state.drawn,
         )
+    elif state.drawn is None and tile not in state.set_aside:
+        raise IllegalCommand(
+            "fjords.tile.not_available",
+            f"Tile {tile} is not set aside: draw a tile, or place one of the set-aside tiles "
+            f"{state.set_aside}.",
+            tile=tile,
+            set_aside=list(state.set_aside),
+        )
+
+
+def check_place_tile(
+    state: FjordsState, command: PlaceTile, seat: int, tiles: TileSet
+) -> str | None:
+    """The colour of the longhouse to place (None: no longhouse), or IllegalCommand naming the
+    first Exploration rule the command breaks.
+
+    Step 1: the tile (`check_tile_available`); placement: `board.check_placement`; step 2: "you
+    may place 1 of the longhouses in your supply", on plains: "you may not place a longhouse on
+    the all-mountain tile" (the French copy: on the green plains part of the tile), and not on
+    a tile receiving a rune stone (decision 6); the Home rune (`runes.check_home_rune`).
+    """
+    check_tile_available(state, command.tile)
     if not 0 <= command.rotation <= 5:
         raise IllegalCommand(
             "fjords.tile.bad_rotation",
@@ -111,32 +132,48 @@ def check_place_tile(state: FjordsState, command: PlaceTile, seat: int, tiles: T
         )
     tile = tiles.tile(command.tile)
     check_placement(state.board, tile, (command.q, command.r), command.rotation)
-    if command.longhouse:
-        if state.longhouses_left(seat) == 0:
-            raise IllegalCommand("fjords.longhouse.none_left", "You have no longhouses left.")
-        if not tile.has_plains:
-            raise IllegalCommand(
-                "fjords.longhouse.needs_plains",
-                "Longhouses are placed on plains; this tile has none.",
-                tile=tile.id,
-            )
+    check_home_rune(state, command, seat)
+    if not command.longhouse:
+        return None
+    if state.longhouses_left(seat) == 0:
+        raise IllegalCommand("fjords.longhouse.none_left", "You have no longhouses left.")
+    if not tile.has_plains:
+        raise IllegalCommand(
+            "fjords.longhouse.needs_plains",
+            "Longhouses are placed on plains; this tile has none.",
+            tile=tile.id,
+        )
+    check_longhouse_tile(state, tile)
+    return choose_colour(state, seat, "longhouse", command.colour)
 
 
-def place_tile(
-    record: Recorder, command: PlaceTile, seat: int, chance: Chance, tiles: TileSet
+def lay_tile(
+    record: Recorder, command: PlaceTile, seat: int, longhouse: str | None, tiles: TileSet
 ) -> None:
-    """Emit a checked Exploration turn: the tile, the longhouse, the refill, what follows.
+    """Emit a checked tile placement: the tile, its rune stone, the longhouse of that colour.
 
     Symmetric tiles look the same under several rotations; the event records the smallest.
     """
-    state = record.state
-    orientation = tiles.tile(command.tile).orientation(command.rotation)
+    tile = tiles.tile(command.tile)
+    orientation = tile.orientation(command.rotation)
     q, r = command.q, command.r
     record.emit(TilePlaced(seat, command.tile, q, r, orientation.rotation, orientation.corners))
-    if command.longhouse:
-        colour = next(s.colour for s in state.supplies[seat] if s.longhouses > 0)
-        record.emit(LonghousePlaced(seat, q, r, colour))
-    if state.bag:
+    place_tile_stones(record, command, seat, tile)
+    if longhouse is not None:
+        record.emit(LonghousePlaced(seat, q, r, longhouse))
+
+
+def place_tile(
+    record: Recorder,
+    command: PlaceTile,
+    seat: int,
+    longhouse: str | None,
+    chance: Chance,
+    tiles: TileSet,
+) -> None:
+    """Emit a checked Exploration turn: the tile, the longhouse, the refill, what follows."""
+    lay_tile(record, command, seat, longhouse, tiles)
+    if record.state.bag:
         draw_tile(record, chance)
     start_exploration_turn(record, chance, tiles)
 

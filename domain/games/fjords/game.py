@@ -7,24 +7,47 @@ from typing import Any
 
 from contracts.base import Command, Event, GameConfig
 from contracts.games.fjords import (
+    RUNE_NAMES,
+    DrawTile,
     FjordsCommand,
     FjordsConfig,
     FjordsEvent,
     FjordsView,
+    Phase,
     PlaceTile,
     PlaceViking,
+    UseHorseRune,
+    UseJourneyRune,
+    UseWisdomRune,
 )
 from contracts.outcome import Outcome
 from domain.chance import Chance
 from domain.errors import IllegalCommand
-from domain.games.fjords import moves, render, scoring, views
+from domain.games.fjords import classic, exploration, moves, render, scoring, views
 from domain.games.fjords.evolve import Recorder, evolve
-from domain.games.fjords.exploration import check_place_tile, place_tile, setup
+from domain.games.fjords.rune_moves import (
+    check_travel,
+    check_wisdom,
+    discard_travel_rune,
+    place_wisdom_rune,
+)
 from domain.games.fjords.settlement import check_viking, place_viking
 from domain.games.fjords.state import FjordsState
 from domain.games.fjords.tiles import TileSet, load_tile_set
+from domain.games.fjords.variants import PRESETS, preset_config
 
+# Unchanged by the variants and rune stones: games of the base rules replay exactly as before.
 RULES_EDITION = "fjords-2021.1"
+PHASE_REFUSALS = {
+    "exploration": (
+        "fjords.phase.not_exploration",
+        "Tiles are only placed in the Exploration Phase; it is over.",
+    ),
+    "settlement": (
+        "fjords.phase.not_settlement",
+        "Vikings are placed in the Settlement Phase, after Exploration.",
+    ),
+}
 
 
 class FjordsGame:
@@ -42,14 +65,24 @@ class FjordsGame:
         self.rules_version = f"{RULES_EDITION}/{tiles.name}"
 
     def example_configs(self) -> Sequence[GameConfig]:
-        """The base game for 2, 3 and 4 players."""
-        return [FjordsConfig(players=n) for n in (2, 3, 4)]
+        """The base game for 2, 3 and 4 players; each rune stone alone; every preset; all
+        seven runes; Epic, Epic with all runes; Classic (a match of three games)."""
+        every_rune = RUNE_NAMES
+        return [
+            *(FjordsConfig(players=n) for n in (2, 3, 4)),
+            *(FjordsConfig(players=2 + i % 3, runes=(rune,)) for i, rune in enumerate(every_rune)),
+            *(preset_config(number, players=2 + number % 3) for number in PRESETS),
+            FjordsConfig(players=4, runes=every_rune),
+            FjordsConfig(players=2, variant="epic"),
+            FjordsConfig(players=2, variant="epic", runes=every_rune),
+            FjordsConfig(players=2, variant="classic"),
+        ]
 
     def setup(self, config: GameConfig, chance: Chance) -> list[Event]:
         """The opening events: players, starting tiles, row of 4, starting player."""
         if not isinstance(config, FjordsConfig):
             raise IllegalCommand("fjords.config.invalid", "Expected a Fjords config.")
-        return setup(config, chance, self.tiles).events
+        return exploration.setup(config, chance, self.tiles).events
 
     def decide(
         self, state: FjordsState, command: Command, seat: int, chance: Chance
@@ -59,32 +92,46 @@ class FjordsGame:
             raise IllegalCommand("fjords.game.over", "The game is over.")
         if not 0 <= seat < state.players:
             raise IllegalCommand("fjords.seat.unknown", f"There is no seat {seat}.", seat=seat)
+        tiles = self.tiles
+        # Each case checks everything first, then emits into a working copy of the state.
         match command:
             case PlaceTile():
-                if state.phase != "exploration":
-                    raise IllegalCommand(
-                        "fjords.phase.not_exploration",
-                        "Tiles are only placed in the Exploration Phase; it is over.",
-                    )
-                _check_turn(state, seat)
-                check_place_tile(state, command, seat, self.tiles)
-                record = Recorder(state.copy(), self.tiles)
-                place_tile(record, command, seat, chance, self.tiles)
+                _check_turn(state, seat, "exploration")
+                longhouse = exploration.check_place_tile(state, command, seat, tiles)
+                record = Recorder(state.copy(), tiles)
+                if state.variant == "classic":
+                    classic.place_tile(record, command, seat, longhouse, tiles)
+                else:
+                    exploration.place_tile(record, command, seat, longhouse, chance, tiles)
+            case DrawTile():
+                classic.check_classic(state)
+                _check_turn(state, seat, "exploration")
+                classic.check_nothing_drawn(state)
+                record = Recorder(state.copy(), tiles)
+                classic.draw_to_place(record, seat, chance, tiles)
             case PlaceViking():
-                if state.phase != "settlement":
-                    raise IllegalCommand(
-                        "fjords.phase.not_settlement",
-                        "Vikings are placed in the Settlement Phase, after Exploration.",
-                    )
-                _check_turn(state, seat)
-                check_viking(state, command, seat)
-                record = Recorder(state.copy(), self.tiles)
-                place_viking(record, command, seat)
+                _check_turn(state, seat, "settlement")
+                colour = check_viking(state, command, seat)
+                record = Recorder(state.copy(), tiles)
+                place_viking(record, (command.q, command.r), seat, colour)
+            case UseJourneyRune() | UseHorseRune():
+                _check_turn(state, seat, "settlement")
+                colour = check_travel(state, command, seat)
+                record = Recorder(state.copy(), tiles)
+                discard_travel_rune(record, command, seat)
+                place_viking(record, (command.q, command.r), seat, colour)
+            case UseWisdomRune():
+                _check_turn(state, seat, "settlement")
+                colour = check_wisdom(state, command, seat)
+                record = Recorder(state.copy(), tiles)
+                place_wisdom_rune(record, command, seat)
+                place_viking(record, (command.q, command.r), seat, colour)
             case _:
                 raise IllegalCommand(
                     "fjords.command.unknown",
                     f"Fjords has no command {type(command).__name__}.",
                 )
+        classic.continue_match(record, chance, tiles)
         return record.events
 
     def evolve(self, state: FjordsState | None, event: Event) -> FjordsState:
@@ -108,7 +155,7 @@ class FjordsGame:
         return views.view(state, seat, self.tiles)
 
     def outcome(self, state: FjordsState) -> Outcome | None:
-        """Final scores once every seat is out."""
+        """Final scores once every seat is out (Classic: once the match's third game is)."""
         return scoring.outcome(state)
 
     def render_text(self, state: FjordsState) -> str:
@@ -124,7 +171,11 @@ class FjordsGame:
         return views.scramble_hidden(state, seat, chance, self.tiles)
 
 
-def _check_turn(state: FjordsState, seat: int) -> None:
+def _check_turn(state: FjordsState, seat: int, phase: Phase) -> None:
+    """Refuse a command of the wrong phase, then one sent out of turn."""
+    if state.phase != phase:
+        code, message = PHASE_REFUSALS[phase]
+        raise IllegalCommand(code, message)
     if seat != state.active:
         raise IllegalCommand(
             "fjords.turn.not_your_turn",

@@ -2,8 +2,12 @@
 
 Pieces carry their owner seat and their colour, so the Epic variant (two colours per player,
 decision 9) fits without a new model; `Supply` is kept per seat and colour for the same reason.
-Rune stones (issue 3) will occupy tiles beside the pieces. Tiles and pieces on the board are
-immutable named tuples: cheap to build during replay and shared between copies.
+Rune stones lie beside the pieces (`rune_stones`, by position: a tile's, or for Wisdom an empty
+space's). Tiles, pieces and stones on the board are immutable named tuples: cheap to build
+during replay and shared between copies.
+
+A Classic match keeps its finished games in `earlier_games` (their final states), so the
+combined score is computed from the events like any other score.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from domain.hexgrid import Hex
 COLOURS: tuple[str, ...] = ("white", "yellow", "purple", "black")
 VIKINGS_PER_COLOUR = 20
 LONGHOUSES_PER_COLOUR = 4
+EPIC_SECOND_COLOUR = (10, 2)  # vikings, longhouses (rule book, Epic variant; decision 9)
 
 
 class PlacedTile(NamedTuple):
@@ -34,6 +39,14 @@ class Piece(NamedTuple):
     kind: PieceKind
     seat: int
     colour: str
+
+
+class RuneStone(NamedTuple):
+    """A rune stone on the table; `seat` and `colour` for a player's own (Home, Wisdom)."""
+
+    rune: str
+    seat: int | None
+    colour: str | None
 
 
 @dataclass(slots=True)
@@ -64,9 +77,18 @@ class FjordsState:
     draws_used: int = 0
     out: list[bool] = field(default_factory=list)
     settlement_starter: int | None = None
+    preset: int | None = None
+    colours: list[list[str]] = field(default_factory=list)  # per seat, main colour first
+    rune_stones: dict[Hex, RuneStone] = field(default_factory=dict)
+    runes_held: list[list[str]] = field(default_factory=list)  # per seat, in RUNE_NAMES order
+    drawn: int | None = None  # Classic: the tile drawn this turn, to be placed now
+    set_aside: list[int] = field(default_factory=list)  # Classic: face-up unplaceable tiles
+    match_game: int = 1  # Classic: which game of the match this is
+    earlier_games: list[FjordsState] = field(default_factory=list)  # their final states
 
     def copy(self) -> FjordsState:
-        """An independent copy (tiles and pieces are immutable, so shallow containers do)."""
+        """An independent copy (tiles, pieces and stones are immutable, so shallow containers
+        do; finished games of a match are never changed again, so they are shared)."""
         return FjordsState(
             players=self.players,
             variant=self.variant,
@@ -85,6 +107,26 @@ class FjordsState:
             draws_used=self.draws_used,
             out=list(self.out),
             settlement_starter=self.settlement_starter,
+            preset=self.preset,
+            colours=self.colours,
+            rune_stones=dict(self.rune_stones),
+            runes_held=[list(held) for held in self.runes_held],
+            drawn=self.drawn,
+            set_aside=list(self.set_aside),
+            match_game=self.match_game,
+            earlier_games=list(self.earlier_games),
+        )
+
+    def holds_rune(self, seat: int, rune: str) -> bool:
+        """Whether the seat still has this rune stone in its supply."""
+        return rune in self.runes_held[seat]
+
+    def is_vacant(self, position: Hex) -> bool:
+        """A placed tile with no piece and no rune stone on it (decision 6)."""
+        return (
+            position in self.board
+            and position not in self.pieces
+            and position not in self.rune_stones
         )
 
     def vikings_left(self, seat: int) -> int:
@@ -104,9 +146,11 @@ class FjordsState:
         return None
 
 
-def starting_supplies(players: int, colours: list[list[str]]) -> list[list[Supply]]:
-    """Each seat's pieces at setup: 20 vikings and 4 longhouses per colour (rule book)."""
+def starting_supplies(colours: list[list[str]]) -> list[list[Supply]]:
+    """Each seat's pieces at setup: 20 vikings and 4 longhouses of its main colour (rule book);
+    Epic: 10 vikings and 2 longhouses of its second colour (decision 9)."""
+    sizes = [(VIKINGS_PER_COLOUR, LONGHOUSES_PER_COLOUR), EPIC_SECOND_COLOUR]
     return [
-        [Supply(colour, VIKINGS_PER_COLOUR, LONGHOUSES_PER_COLOUR) for colour in colours[seat]]
-        for seat in range(players)
+        [Supply(colour, *sizes[min(index, 1)]) for index, colour in enumerate(seat)]
+        for seat in colours
     ]

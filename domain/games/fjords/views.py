@@ -1,8 +1,10 @@
 """What a seat may see of a Fjords game, and the scramble the conformance tests use.
 
-Everything on the table is public: tiles, pieces, the face-up row, every supply, who is out.
-The only hidden thing is the bag: a view carries its size, never its content (and the seed,
-which no state holds, decides the order of draws).
+Everything on the table is public: tiles, pieces (each in its own colour: Epic seats play two),
+rune stones, the face-up row (Classic: the drawn and set-aside tiles), every supply with the
+rune stones still held, who is out, and a Classic match's finished games. The only hidden thing
+is the bag: a view carries its size, never its content (and the seed, which no state holds,
+decides the order of draws).
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from contracts.games.fjords import (
     FjordsView,
     PieceView,
     RowTileView,
+    RuneStoneView,
     SeatView,
     SupplyView,
 )
 from domain.chance import Chance
-from domain.games.fjords.scoring import outcome
+from domain.games.fjords.scoring import match_results, outcome
 from domain.games.fjords.state import FjordsState
 from domain.games.fjords.tiles import TileSet
 
@@ -46,10 +49,7 @@ def view(state: FjordsState, seat: int | None, tiles: TileSet) -> FjordsView:
             for (q, r), placed in sorted(state.board.items())
         ],
         pieces=pieces,
-        row=[
-            RowTileView(tile.id, tile.corners, tile.mark, tile.symbol)
-            for tile in map(tiles.tile, state.row)
-        ],
+        row=[_face_up(tiles, tile) for tile in state.row],
         bag_size=len(state.bag),
         seats=[
             SeatView(
@@ -57,12 +57,29 @@ def view(state: FjordsState, seat: int | None, tiles: TileSet) -> FjordsView:
                 supply=[SupplyView(x.colour, x.vikings, x.longhouses) for x in state.supplies[s]],
                 vikings_placed=vikings_placed[s],
                 out=state.out[s],
+                runes=list(state.runes_held[s]),
             )
             for s in range(state.players)
         ],
         settlement_starter=state.settlement_starter,
         outcome=outcome(state),
+        variant=state.variant,
+        runes=list(state.runes),
+        preset=state.preset,
+        rune_stones=[
+            RuneStoneView(stone.rune, q, r, stone.seat, stone.colour)
+            for (q, r), stone in sorted(state.rune_stones.items())
+        ],
+        drawn=None if state.drawn is None else _face_up(tiles, state.drawn),
+        set_aside=[_face_up(tiles, tile) for tile in state.set_aside],
+        match_game=state.match_game if state.variant == "classic" else None,
+        match_results=match_results(state) if state.variant == "classic" else [],
     )
+
+
+def _face_up(tiles: TileSet, tile_id: int) -> RowTileView:
+    tile = tiles.tile(tile_id)
+    return RowTileView(tile.id, tile.corners, tile.mark, tile.symbol)
 
 
 def scramble_hidden(
@@ -76,7 +93,9 @@ def scramble_hidden(
     removed; with 4 players that pool is the bag itself, so the copy equals the state.
     """
     scrambled = state.copy()
-    seen = set(state.row) | {placed.tile for placed in state.board.values()}
+    seen = set(state.row) | set(state.set_aside) | {placed.tile for placed in state.board.values()}
+    if state.drawn is not None:
+        seen.add(state.drawn)
     pool = sorted(t for t in tiles.landscape if t not in seen)
     chosen = []
     for index in range(len(state.bag)):

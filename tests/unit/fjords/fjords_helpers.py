@@ -17,17 +17,24 @@ from contracts.games.fjords import (
     GameStarted,
     LonghousePlaced,
     PlayerOut,
+    RuneStoneDiscarded,
+    RuneStonePlaced,
     SettlementEnded,
     TileDrawn,
     TilePlaced,
+    TileSetAside,
     VikingPlaced,
 )
 from domain.chance import Chance
 from domain.engine import fold
 from domain.games.fjords import FjordsGame
 from domain.games.fjords.state import COLOURS, FjordsState
-from domain.games.fjords.tiles import StartingTile, TileSet, make_tile
+from domain.games.fjords.tiles import StartingTile, Tile, TileSet, make_tile
+from domain.games.fjords.variants import EPIC_COLOURS
 from domain.hexgrid import CORNER_NAMES, Hex, facing_corners, neighbour
+
+# A piece's owner, or its owner and colour (Epic seats play two colours).
+Owner = int | tuple[int, str]
 
 SEED = bytes(range(32))
 
@@ -104,46 +111,83 @@ class Table:
         return new
 
 
+def landscape_tile(tile_id: int, text: str) -> Tile:
+    """A tile from "CORNERS" or "CORNERS symbol" (e.g. "PPPPPP friendship")."""
+    corners, _, symbol = text.partition(" ")
+    return make_tile(tile_id, corners, symbol=symbol or None)
+
+
+def owner(value: Owner, colours: list[list[str]]) -> tuple[int, str]:
+    """A piece's seat and colour: the seat's main colour unless named."""
+    return value if isinstance(value, tuple) else (value, colours[value][0])
+
+
 def build_table(
     board: Mapping[Hex, str],
     *,
     players: int = 2,
+    variant: str = "base",
+    runes: Sequence[str] = (),
     row: Sequence[str] = (),
     bag: Sequence[str] = (),
+    set_aside: Sequence[str] = (),
+    drawn: str | None = None,
     active: int = 0,
-    longhouses: Mapping[Hex, int] | None = None,
-    vikings: Mapping[Hex, int] | None = None,
+    stones: Mapping[Hex, str | tuple[str, int]] | None = None,
+    used_runes: Mapping[int, Sequence[str]] | None = None,
+    longhouses: Mapping[Hex, Owner] | None = None,
+    vikings: Mapping[Hex, Owner] | None = None,
     settlement_starter: int | None = None,
     out: Sequence[int] = (),
     ended: bool = False,
 ) -> Table:
-    """A table with tiles already on `board`, a row and a bag of tiles given by corners.
+    """A table with tiles already on `board`, a row and a bag of tiles given by corners
+    (optionally followed by a rune symbol: "PPPPPP friendship").
 
     Row tiles get ids 1, 2, ... in order (named "row0", "row1", ...); bag tiles follow ("bag0",
-    ...); board tiles are starting tiles numbered from 1000. Pieces are placed by events, then
-    Settlement begins with `settlement_starter` if given; `out` seats then go out, and `ended`
-    closes the game.
+    ...), then Classic's set-aside tiles ("set_aside0", ...) and the tile in hand ("drawn");
+    board tiles are starting tiles numbered from 1000. Rune `stones` (a rune, or a rune and its
+    owner seat) and pieces are placed by events, `used_runes` are discarded; then Settlement
+    begins with `settlement_starter` if given; `out` seats then go out, and `ended` closes the
+    game.
     """
     assert_board_fits(board)
-    landscape = [make_tile(i + 1, c) for i, c in enumerate([*row, *bag])]
+    drawn_list = [] if drawn is None else [drawn]
+    texts = [*row, *bag, *set_aside, *drawn_list]
+    landscape = [landscape_tile(i + 1, text) for i, text in enumerate(texts)]
     starting = tuple(
         StartingTile(make_tile(1000 + i, corners), position, 0)
         for i, (position, corners) in enumerate(board.items())
     )
     tiles = TileSet("test", True, {t.id: t for t in landscape}, starting)
     game = FjordsGame(tiles)
-    events: list[Event] = [
-        GameStarted(players, "base", (), [[COLOURS[s]] for s in range(players)], active, 0)
-    ]
+    colours = (
+        [list(pair) for pair in EPIC_COLOURS]
+        if variant == "epic"
+        else [[COLOURS[s]] for s in range(players)]
+    )
+    events: list[Event] = [GameStarted(players, variant, tuple(runes), colours, active, 0)]
     events += [
         TilePlaced(None, s.tile.id, s.position[0], s.position[1], 0, s.tile.corners)
         for s in starting
     ]
     events += [TileDrawn(i + 1, i + 1) for i in range(len(row))]
-    for (q, r), seat in (longhouses or {}).items():
-        events.append(LonghousePlaced(seat, q, r, COLOURS[seat]))
-    for (q, r), seat in (vikings or {}).items():
-        events.append(VikingPlaced(seat, q, r, COLOURS[seat]))
+    first_set_aside = len(row) + len(bag) + 1
+    for tile in range(first_set_aside, first_set_aside + len(set_aside)):
+        events += [TileDrawn(tile, tile), TileSetAside(tile)]
+    if drawn is not None:
+        events.append(TileDrawn(len(texts), len(texts)))
+    for (q, r), stone in (stones or {}).items():
+        rune, seat = (stone, None) if isinstance(stone, str) else stone
+        events.append(RuneStonePlaced(rune, q, r, seat))
+    for seat, spent in (used_runes or {}).items():
+        events += [RuneStoneDiscarded(seat, rune, 0, 0) for rune in spent]
+    for (q, r), piece in (longhouses or {}).items():
+        seat, colour = owner(piece, colours)
+        events.append(LonghousePlaced(seat, q, r, colour))
+    for (q, r), piece in (vikings or {}).items():
+        seat, colour = owner(piece, colours)
+        events.append(VikingPlaced(seat, q, r, colour))
     if settlement_starter is not None:
         events.append(ExplorationEnded("all_tiles_placed", 0, settlement_starter))
         events += [PlayerOut(seat, "no_legal_placement") for seat in out]
@@ -151,6 +195,9 @@ def build_table(
             events.append(SettlementEnded())
     ids = {f"row{i}": i + 1 for i in range(len(row))}
     ids |= {f"bag{i}": len(row) + i + 1 for i in range(len(bag))}
+    ids |= {f"set_aside{i}": first_set_aside + i for i in range(len(set_aside))}
+    if drawn is not None:
+        ids["drawn"] = len(texts)
     return Table(game, fold(game, events), ids, events)
 
 

@@ -71,11 +71,11 @@ def test_the_same_seed_sets_up_the_same_game_and_another_seed_another() -> None:
     [
         (FjordsConfig(players=1), "fjords.config.players"),
         (FjordsConfig(players=5), "fjords.config.players"),
-        (FjordsConfig(players=2, variant="epic"), "fjords.config.variant_unsupported"),
-        (FjordsConfig(players=2, runes=("strength",)), "fjords.config.runes_unsupported"),
+        (FjordsConfig(players=2, variant="grand"), "fjords.config.variant_unknown"),  # type: ignore[arg-type]
+        (FjordsConfig(players=2, runes=("thor",)), "fjords.config.rune_unknown"),  # type: ignore[arg-type]
     ],
 )
-def test_unsupported_options_are_refused_clearly(config: FjordsConfig, code: str) -> None:
+def test_options_outside_the_rules_are_refused_clearly(config: FjordsConfig, code: str) -> None:
     with pytest.raises(IllegalCommand) as caught:
         GAME.setup(config, Chance(SEED))
     assert caught.value.code == code
