@@ -9,6 +9,7 @@ A game is pure rules. The service drives it only through this protocol, so nothi
     legal_commands(state, seat)        -> every legal command for the seat
     to_act(state)                      -> the seats that may act now (empty when the game is over)
     view(state, seat | None)           -> what the seat may see (None: a spectator)
+    visible_event(event, seat | None)  -> the event as the seat may see it, or None (in play)
     outcome(state)                     -> final scores, or None while the game goes on
     render_text(state)                 -> a readable terminal drawing of the table
     candidate_commands(state, seat)    -> a superset of the legal commands (for refusal tests)
@@ -79,6 +80,11 @@ class Game(Protocol):
 
     def view(self, state: Any, seat: int | None) -> View:
         """What `seat` may see; None is the public (spectator) view."""
+        ...
+
+    def visible_event(self, event: Event, seat: int | None) -> Event | None:
+        """The event as `seat` may see it while the game is in play: itself, a redacted
+        copy, or None when it is hidden altogether (after the end every event is public)."""
         ...
 
     def outcome(self, state: Any) -> Outcome | None:

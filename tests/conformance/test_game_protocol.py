@@ -8,6 +8,7 @@ Seeded random games are played to the end with RandomBot seats. Along the way:
   by a seat whose turn it is not;
 - a seat's view (and the public view) does not change when only hidden information does;
 - replaying the recorded commands with the same seed re-derives exactly the same events;
+- `visible_event` shows each event as an event of the same kind, or hides it;
 - the game ends, nobody can act at the end, and the outcome is consistent.
 """
 
@@ -132,9 +133,14 @@ def test_random_game_obeys_the_protocol(game: Game, config: Any, seed: int) -> N
     assert all(a.total >= b.total for a, b in pairwise(by_rank))
     assert outcome.winners == sorted(s.seat for s in outcome.scores if s.rank == 1)
 
-    # And every view encodes to JSON
+    # And every view encodes to JSON, and every event is shown as itself, redacted, or not at all
+    event_types = msgspec.json.Decoder(game.event_type)
     for viewer in [None, *range(config.players)]:
         msgspec.json.encode(game.view(final, viewer))
+        for event in played.events:
+            shown = game.visible_event(event, viewer)
+            if shown is not None:
+                assert type(event_types.decode(msgspec.json.encode(shown))) is type(event)
 
 
 @pytest.mark.parametrize(("game", "config", "seed"), cases())

@@ -166,6 +166,10 @@ class FjordsGame:
         """Legal and near-legal commands, for refusal tests."""
         return moves.candidate_commands(state, seat, self.tiles)
 
+    def visible_event(self, event: Event, seat: int | None) -> Event | None:
+        """Every Fjords event is a public fact: the row is face up and no event lists the bag."""
+        return event
+
     def scramble_hidden(self, state: FjordsState, seat: int | None, chance: Chance) -> FjordsState:
         """A copy with other tiles in the bag."""
         return views.scramble_hidden(state, seat, chance, self.tiles)

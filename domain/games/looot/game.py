@@ -77,6 +77,10 @@ class LoootGame:
         """A superset of the legal commands."""
         return legal.candidate_commands(state, seat)
 
+    def visible_event(self, event: Event, seat: int | None) -> Event | None:
+        """Every Looot event is a public fact: the market is face up and no event lists the bag."""
+        return event
+
     def scramble_hidden(self, state: LoootState, seat: int | None, chance: Chance) -> LoootState:
         """A copy whose bag (the only hidden thing) holds other Longships, as many of them.
 
