@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from contracts.outcome import Outcome
+
 
 class Request(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """Base of request bodies: unknown fields are refused."""
@@ -55,6 +57,12 @@ class LobbyEntry(msgspec.Struct, frozen=True):
     seats: int
     taken: list[int]
     created_at: str
+
+
+class Lobby(msgspec.Struct, frozen=True):
+    """The lobby: open games, newest first (an object, so fields can be added later)."""
+
+    games: list[LobbyEntry]
 
 
 class SubmitCommand(Request, frozen=True):
@@ -106,6 +114,23 @@ class ViewEnvelope(msgspec.Struct, frozen=True):
     view: dict[str, Any]
 
 
+class Turn(msgspec.Struct, frozen=True):
+    """Where a game stands for the caller: who acts, what the caller's seat may legally send.
+
+    `legal_commands` are the rules' own list (domain `legal_commands`) for the caller's seat,
+    each a command object ready to submit; empty for a spectator or a seat not to act.
+    `outcome` is the final result once `finished`.
+    """
+
+    game_id: str
+    version: int
+    seat: int | None
+    to_act: list[int]
+    legal_commands: list[dict[str, Any]]
+    finished: bool
+    outcome: Outcome | None = None
+
+
 class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
     """RFC 9457 problem details; `code` is the stable machine code (domain or API)."""
 
@@ -116,6 +141,10 @@ class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
     code: str = ""
     instance: str = ""
     errors: list[dict[str, Any]] | None = None
+    # Added for the HTTP layer: the domain's details of a refusal (what a client shows the
+    # player), and the request id to quote when reporting a problem.
+    details: dict[str, Any] | None = None
+    request_id: str = ""
 
 
 class Health(msgspec.Struct, frozen=True):

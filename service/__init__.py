@@ -1,0 +1,1 @@
+"""The running back end: storage adapters, the command pipeline, the HTTP API and the CLI."""

@@ -1,0 +1,77 @@
+"""The HTTP application: Litestar routes on the facade, wrapped in logging and metrics.
+
+`create_app()` gives the ASGI application uvicorn serves; `create_litestar()` the bare Litestar
+app (for the OpenAPI document). Routes only translate: HTTP in, a facade call, HTTP out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Litestar
+from litestar.datastructures import State
+from litestar.di import Provide
+
+from service.app import Skald
+from service.logging import RequestLogMiddleware
+from service.settings import Settings
+
+from .facade import Connect, FacadeHolder
+from .metrics import ApiMetrics, MetricsMiddleware
+from .negotiation import NegotiatingRequest
+from .openapi import openapi_config
+from .problems import exception_handlers
+from .routes import commands, games, history, ops, reads, stream
+
+ROUTES = [
+    games.create_game,
+    games.join_game,
+    games.list_open_games,
+    commands.submit_command,
+    commands.get_command_outcome,
+    reads.get_view,
+    reads.list_events,
+    reads.get_turn,
+    stream.stream_views,
+    history.get_replay,
+    history.get_audit_by_version,
+    history.get_audit_by_command,
+    history.get_fairness,
+    ops.health,
+    ops.readiness,
+    ops.metrics_exposition,
+    ops.openapi_document,
+]
+
+
+def create_litestar(settings: Settings, connect: Connect = Skald.connect) -> Litestar:
+    """The Litestar app serving the Skald API with `settings`."""
+    facade = FacadeHolder(settings, connect)
+    metrics = ApiMetrics()
+
+    def constant(value: Any) -> Provide:
+        return Provide(lambda: value, use_cache=True, sync_to_thread=False)
+
+    return Litestar(
+        route_handlers=ROUTES,
+        dependencies={
+            "skald": Provide(facade.get),
+            "facade": constant(facade),
+            "settings": constant(settings),
+            "metrics": constant(metrics),
+        },
+        exception_handlers=exception_handlers(settings.max_body_bytes),
+        request_class=NegotiatingRequest,
+        request_max_body_size=settings.max_body_bytes,
+        openapi_config=openapi_config(),
+        on_shutdown=[facade.close],
+        state=State({"metrics": metrics}),
+        # Logging is configured once per process by service.logging, not by Litestar.
+        logging_config=None,
+    )
+
+
+def create_app(settings: Settings | None = None, connect: Connect = Skald.connect) -> Any:
+    """The ASGI application: the Litestar app inside request logging and metrics."""
+    app = create_litestar(settings or Settings.from_env(), connect)
+    return RequestLogMiddleware(MetricsMiddleware(app, app.state["metrics"]))

@@ -1,0 +1,30 @@
+"""OpenAPI helpers: the problem responses each operation may answer, and the security scheme."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+from litestar.openapi import ResponseSpec
+from litestar.openapi.spec import SecurityRequirement
+
+from contracts.api import Problem
+
+from .negotiation import PROBLEM_JSON
+
+SEAT_TOKEN_SCHEME = "seatToken"
+# Operations that need a seat token, and those where it is optional (spectators read too).
+SEAT_TOKEN: list[SecurityRequirement] = [{SEAT_TOKEN_SCHEME: []}]
+OPTIONAL_SEAT_TOKEN: list[SecurityRequirement] = [{}, {SEAT_TOKEN_SCHEME: []}]
+
+
+def problems(*statuses: int) -> dict[int, ResponseSpec]:
+    """OpenAPI response entries for the given error statuses, all problem+json."""
+    return {
+        status: ResponseSpec(
+            data_container=Problem,
+            media_type=PROBLEM_JSON,
+            description=f"{HTTPStatus(status).phrase} (RFC 9457 problem; switch on `code`)",
+            generate_examples=False,
+        )
+        for status in statuses
+    }

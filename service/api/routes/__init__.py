@@ -1,0 +1,1 @@
+"""The API's route handlers, one module per resource."""

@@ -1,0 +1,129 @@
+"""Commands: submit one for the caller's seat, read what became of it."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Request, Response, get, post
+from litestar.di import NamedDependency
+from litestar.openapi import ResponseSpec
+from litestar.params import FromPath, JSONBody, QueryParameter
+
+from contracts.api import CommandOutcome, SubmitCommand
+from service.app import Skald
+from service.logging import log_fields, request_id
+from service.settings import Settings
+
+from ..auth import required_seat
+from ..docs import SEAT_TOKEN, problems
+from ..limits import bounded_wait
+from ..metrics import ApiMetrics
+from ..negotiation import reply
+from ..problems import problem_response
+
+TAGS = ["commands"]
+
+
+def command_path(game_id: str, command_id: str) -> str:
+    """Where a command's outcome can be read."""
+    return f"/games/{game_id}/commands/{command_id}"
+
+
+def outcome_response(
+    request: Request[Any, Any, Any], game_id: str, outcome: CommandOutcome
+) -> Response[Any]:
+    """202 while queued, 200 once applied, a 422 problem with the domain's code if refused."""
+    log_fields(request.scope)["outcome"] = outcome.status
+    location = command_path(game_id, outcome.command_id)
+    if outcome.status == "refused":
+        return problem_response(
+            request,
+            422,
+            outcome.code or "command.refused",
+            outcome.message or "the rules refused this command",
+            details=outcome.details,
+            instance=location,
+        )
+    if outcome.status == "queued":
+        return reply(request, outcome, 202, {"location": location})
+    return reply(request, outcome, 200)
+
+
+@post(
+    "/games/{game_id:str}/commands",
+    operation_id="submitCommand",
+    summary="Submit a command for your seat",
+    description="Queues `command` for the seat of the bearer token. `command_id` is yours to "
+    "choose and makes retries safe: the same id applies once and every reply names the same "
+    "outcome. Without `wait` the reply is 202 (queued). With `wait=<seconds>` the reply waits "
+    "up to that long: 200 once applied, a 422 problem carrying the rules' code if refused, "
+    "still 202 if not yet decided. Out-of-turn and illegal commands are refused by the rules.",
+    tags=TAGS,
+    status_code=202,
+    security=SEAT_TOKEN,
+    responses={
+        200: ResponseSpec(
+            CommandOutcome,
+            description="Applied: the reply waited (`wait`) and the command was applied",
+            generate_examples=False,
+        ),
+        **problems(400, 401, 403, 404, 409, 413, 422, 429, 503),
+    },
+)
+async def submit_command(
+    request: Request[Any, Any, Any],
+    skald: NamedDependency[Skald],
+    settings: NamedDependency[Settings],
+    metrics: NamedDependency[ApiMetrics],
+    game_id: FromPath[str],
+    data: JSONBody[SubmitCommand],
+    wait: Annotated[
+        float, QueryParameter(ge=0.0, description="Seconds to wait for the outcome (bounded).")
+    ] = 0.0,
+) -> Response[CommandOutcome]:
+    """Submit a command; optionally wait for its outcome."""
+    log_fields(request.scope)["command_id"] = data.command_id
+    wait = bounded_wait(wait, settings.max_wait_s)
+    seat = await required_seat(skald, request, game_id)
+    outcome = await skald.submit(
+        game_id, seat, data.command_id, data.command, request_id(request.scope)
+    )
+    if outcome.status == "queued" and wait > 0:
+        outcome = await skald.wait_outcome(game_id, data.command_id, wait, seat=seat)
+    metrics.commands.labels(outcome.status).inc()
+    return outcome_response(request, game_id, outcome)
+
+
+@get(
+    "/games/{game_id:str}/commands/{command_id:str}",
+    operation_id="getCommandOutcome",
+    summary="What became of your command",
+    description="The command's outcome: queued, applied (with the versions of its events) or "
+    "refused (with the rules' code, message and details, which may mention what only the "
+    "sending seat may see: hence the token of that seat is required). `wait` waits up to that "
+    "many seconds for a queued command to be decided.",
+    tags=TAGS,
+    security=SEAT_TOKEN,
+    responses=problems(400, 401, 404, 503),
+)
+async def get_command_outcome(
+    request: Request[Any, Any, Any],
+    skald: NamedDependency[Skald],
+    settings: NamedDependency[Settings],
+    game_id: FromPath[str],
+    command_id: FromPath[str],
+    wait: Annotated[
+        float, QueryParameter(ge=0.0, description="Seconds to wait for a decision (bounded).")
+    ] = 0.0,
+) -> Response[CommandOutcome]:
+    """Read a command's outcome (a refused one is a 200 here: the read itself succeeded)."""
+    log_fields(request.scope)["command_id"] = command_id
+    wait = bounded_wait(wait, settings.max_wait_s)
+    seat = await required_seat(skald, request, game_id)
+    # Another seat's command is "not found": its existence is not the caller's business.
+    if wait > 0:
+        outcome = await skald.wait_outcome(game_id, command_id, wait, seat=seat)
+    else:
+        outcome = await skald.outcome(game_id, command_id, seat=seat)
+    log_fields(request.scope)["outcome"] = outcome.status
+    return reply(request, outcome)

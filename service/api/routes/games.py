@@ -1,0 +1,94 @@
+"""Games and seats: create a game, take a seat, list the open games (the lobby)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Request, Response, get, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath, JSONBody, QueryParameter
+
+from contracts.api import CreateGameRequest, GameCreated, JoinRequest, Lobby, SeatJoined
+from service.app import Skald
+from service.errors import InvalidInput
+from service.logging import log_fields
+from service.settings import Settings
+
+from ..docs import problems
+from ..limits import bounded_page
+from ..negotiation import reply
+
+TAGS = ["games"]
+# The token is shown once: no cache, proxy or browser may keep a copy of the reply.
+NO_STORE = {"cache-control": "no-store"}
+
+
+@post(
+    "/games",
+    operation_id="createGame",
+    summary="Create a game",
+    description="A new game of `game` with its options in `config` (`players` plus the game's "
+    "own fields). The game opens in the lobby until every seat is taken.",
+    tags=TAGS,
+    status_code=201,
+    responses=problems(400, 413, 422, 503),
+)
+async def create_game(
+    request: Request[Any, Any, Any],
+    skald: NamedDependency[Skald],
+    data: JSONBody[CreateGameRequest],
+) -> Response[GameCreated]:
+    """Create a game."""
+    created = await skald.create_game(data.game, data.config)
+    log_fields(request.scope)["game_id"] = created.game_id
+    return reply(request, created, 201)
+
+
+@post(
+    "/games/{game_id:str}/seats",
+    operation_id="joinGame",
+    summary="Take a seat",
+    description="Takes `seat`, or the lowest free seat when it is omitted. The reply carries "
+    "the seat's token: the only time it is shown. Send it as `Authorization: Bearer <token>`.",
+    tags=TAGS,
+    status_code=201,
+    responses=problems(400, 404, 409, 413, 422, 503),
+)
+async def join_game(
+    request: Request[Any, Any, Any],
+    skald: NamedDependency[Skald],
+    game_id: FromPath[str],
+    data: JSONBody[JoinRequest],
+) -> Response[SeatJoined]:
+    """Take a seat and receive its token."""
+    joined = await skald.join(game_id, data.seat, data.name)
+    log_fields(request.scope)["seat"] = joined.seat
+    return reply(request, joined, 201, NO_STORE)
+
+
+@get(
+    "/games",
+    operation_id="listOpenGames",
+    summary="The lobby: open games",
+    description="Games with free seats, newest first, optionally of one game only.",
+    tags=TAGS,
+    responses=problems(400, 503),
+)
+async def list_open_games(
+    request: Request[Any, Any, Any],
+    skald: NamedDependency[Skald],
+    settings: NamedDependency[Settings],
+    open_only: Annotated[
+        bool, QueryParameter(name="open", description="Only open games (the only listing).")
+    ] = True,
+    game: Annotated[str | None, QueryParameter(description="Only games of this name.")] = None,
+    limit: Annotated[int, QueryParameter(ge=1, description="At most this many games.")] = 50,
+) -> Response[Lobby]:
+    """List the games that still have free seats."""
+    if not open_only:
+        raise InvalidInput(
+            "lobby.open_only", "only open games can be listed: use open=true", status=400
+        )
+    bounded_page(limit, settings.max_lobby_page)
+    games = await skald.open_games(game, limit)
+    return reply(request, Lobby(games=games))

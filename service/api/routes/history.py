@@ -1,0 +1,136 @@
+"""History: replay a game at any version, audit any move, check that the draws were fair.
+
+Reads need no token; with a seat's token the caller is that seat. While the game is in
+progress a caller sees only what live play shows it (service.history.disclosure); once the
+game is over, everything.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Request, Response, get
+from litestar.di import NamedDependency
+from litestar.params import FromPath, QueryParameter
+
+from contracts.history import AuditReport, FairnessReport, ReplayFrame
+from service.app import Skald
+from service.history.disclosure import Audience
+from service.history.service import HistoryService
+
+from ..auth import optional_seat
+from ..docs import OPTIONAL_SEAT_TOKEN, problems
+from ..negotiation import reply
+
+TAGS = ["history"]
+# Replies depend on the token (what the caller may see) and the encoding.
+PRIVATE = {"vary": "Accept, Authorization", "cache-control": "private, no-cache"}
+
+
+def history_of(skald: Skald) -> HistoryService:
+    """Replay and audit over the facade's event store (no writes: no projection writer)."""
+    return HistoryService(skald.store)
+
+
+async def audience_of(skald: Skald, request: Request[Any, Any, Any], game_id: str) -> Audience:
+    """The seat the bearer token proves, or a spectator without a token."""
+    return Audience(await optional_seat(skald, request, game_id))
+
+
+@get(
+    "/games/{game_id:str}/replay",
+    operation_id="getReplay",
+    summary="The game at any version",
+    description="The game as it stood at version `at` (the latest by default), replayed from "
+    "its events: a view of the table and the move list up to then. Without a token, the "
+    "public view; with a seat's token, that seat's own view. `seat` names another view: "
+    "while the game is in progress only the token's own seat may be named, once it is over "
+    "any seat. Versions count every event from 1 (GameCreated, where no table exists yet).",
+    tags=TAGS,
+    security=OPTIONAL_SEAT_TOKEN,
+    responses=problems(400, 401, 403, 404, 409, 422, 503),
+)
+async def get_replay(
+    request: Request[Any, Any, Any],
+    skald: NamedDependency[Skald],
+    game_id: FromPath[str],
+    at: Annotated[
+        int | None, QueryParameter(ge=1, description="The version to replay (default: latest).")
+    ] = None,
+    seat: Annotated[
+        int | None, QueryParameter(ge=0, description="Whose view (default: the token's seat).")
+    ] = None,
+) -> Response[ReplayFrame]:
+    """A game at a version, as a view."""
+    audience = await audience_of(skald, request, game_id)
+    view_seat = audience.seat if seat is None else seat
+    frame = await history_of(skald).replay(game_id, audience, at, view_seat)
+    return reply(request, frame, headers=PRIVATE)
+
+
+@get(
+    "/games/{game_id:str}/audit/{version:int}",
+    operation_id="getAuditByVersion",
+    summary="Audit the move that produced a version",
+    description="The command that produced event `version` as received (seat, command id, "
+    "time, request id), the table before it (public view and the acting seat's view), the "
+    "legal alternatives then, the events it produced, whether the hash chain holds up to "
+    "it, and once the game is over the seed check. Version 1 and the setup events are the "
+    "opening, the last event of a finished game the revealed seed. While the game is in "
+    "progress another seat's command, view, alternatives and refusals are withheld.",
+    tags=TAGS,
+    security=OPTIONAL_SEAT_TOKEN,
+    responses=problems(400, 401, 404, 409, 503),
+)
+async def get_audit_by_version(
+    request: Request[Any, Any, Any],
+    skald: NamedDependency[Skald],
+    game_id: FromPath[str],
+    version: FromPath[int],
+) -> Response[AuditReport]:
+    """The audit of one version's move."""
+    audience = await audience_of(skald, request, game_id)
+    report = await history_of(skald).audit_version(game_id, version, audience)
+    return reply(request, report, headers=PRIVATE)
+
+
+@get(
+    "/games/{game_id:str}/commands/{command_id:str}/audit",
+    operation_id="getAuditByCommand",
+    summary="Audit a command, applied, refused or queued",
+    description="The audit of any command the game received, by its id: refused commands "
+    "are kept with the reason they were refused. What is shown follows the same rules as "
+    "the audit by version.",
+    tags=TAGS,
+    security=OPTIONAL_SEAT_TOKEN,
+    responses=problems(400, 401, 404, 409, 503),
+)
+async def get_audit_by_command(
+    request: Request[Any, Any, Any],
+    skald: NamedDependency[Skald],
+    game_id: FromPath[str],
+    command_id: FromPath[str],
+) -> Response[AuditReport]:
+    """The audit of one command."""
+    audience = await audience_of(skald, request, game_id)
+    report = await history_of(skald).audit_command(game_id, command_id, audience)
+    return reply(request, report, headers=PRIVATE)
+
+
+@get(
+    "/games/{game_id:str}/fairness",
+    operation_id="getFairness",
+    summary="Prove the draws were fair",
+    description="The seed's SHA-256 was published in the first event; the seed is revealed "
+    "when the game ends. Then this checks that the revealed seed matches the commitment "
+    "and re-derives every random draw from it, naming the first event that differs. While "
+    "the game goes on the status is `pending` and only the commitment is shown.",
+    tags=TAGS,
+    responses=problems(400, 404, 409, 503),
+)
+async def get_fairness(
+    request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
+) -> Response[FairnessReport]:
+    """The seed check of a game."""
+    report = await history_of(skald).fairness(game_id)
+    return reply(request, report)

@@ -1,0 +1,81 @@
+"""Operations: liveness, readiness, Prometheus metrics and the OpenAPI document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Litestar, Request, Response, get
+from litestar.di import NamedDependency
+from litestar.openapi import ResponseSpec
+from redis.exceptions import RedisError
+
+from contracts.api import Health
+from service.errors import ServiceError
+
+from ..facade import FacadeHolder
+from ..metrics import ApiMetrics
+from ..negotiation import JSON
+from ..openapi import openapi_json
+from ..problems import UNAVAILABLE_RETRY_S, retry_after
+
+TAGS = ["operations"]
+
+
+@get("/healthz", operation_id="health", summary="Liveness", tags=TAGS)
+async def health() -> Health:
+    """The process is up and serving (it does not touch Redis)."""
+    return Health(status="ok", checks={"process": "ok"})
+
+
+@get(
+    "/readyz",
+    operation_id="readiness",
+    summary="Readiness",
+    description="200 when the API can reach Redis; 503 (with Retry-After) while it cannot.",
+    tags=TAGS,
+    responses={
+        503: ResponseSpec(Health, description="Redis is unreachable", generate_examples=False)
+    },
+)
+async def readiness(facade: NamedDependency[FacadeHolder]) -> Response[Health]:
+    """Whether the API can serve: Redis answers."""
+    try:
+        skald = await facade.get()
+        await skald.ping()
+    except (ServiceError, RedisError, OSError) as exc:
+        checks = {"redis": f"unavailable: {exc}"}
+        return Response(
+            Health(status="unavailable", checks=checks),
+            status_code=503,
+            headers=retry_after(UNAVAILABLE_RETRY_S),
+        )
+    return Response(Health(status="ok", checks={"redis": "ok"}))
+
+
+@get(
+    "/metrics",
+    operation_id="metrics",
+    summary="Prometheus metrics",
+    tags=TAGS,
+    media_type="text/plain; version=0.0.4; charset=utf-8",
+)
+async def metrics_exposition(metrics: NamedDependency[ApiMetrics]) -> bytes:
+    """The API's metrics in Prometheus' text format."""
+    return metrics.exposition()
+
+
+@get(
+    "/openapi.json",
+    operation_id="openapi",
+    summary="The OpenAPI document, with every game's own schemas",
+    tags=TAGS,
+    include_in_schema=False,
+    media_type=JSON,
+)
+async def openapi_document(request: Request[Any, Any, Any]) -> bytes:
+    """The document `skald openapi` exports."""
+    app: Litestar = request.app
+    if "openapi_json" not in app.state:
+        app.state["openapi_json"] = openapi_json(app)
+    document: bytes = app.state["openapi_json"]
+    return document

@@ -1,0 +1,373 @@
+"""The application facade the HTTP layer (and the CLI) call: one async object, `Skald`.
+
+It translates between API messages (contracts.api) and the command pipeline: storage on
+Redis (redis.asyncio), the RQ queue (enqueued in a thread, off the event loop), projections
+pre-encoded by the workers. Every method raises a `service.errors.ServiceError` subclass on
+bad input and `Unavailable` when Redis cannot be reached; nothing is changed by a call that
+raises, except a command that reached the inbox (it is then processed).
+
+Connections open lazily: `connect` succeeds while Redis is down, and `ping` tells readiness.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import secrets
+from collections import OrderedDict
+from collections.abc import AsyncGenerator
+from datetime import UTC, datetime
+from typing import Any
+
+from redis import Redis as SyncRedis
+from redis.asyncio import Redis
+
+from contracts.api import (
+    CommandOutcome,
+    EventPage,
+    EventRecord,
+    GameCreated,
+    LobbyEntry,
+    SeatJoined,
+    Turn,
+)
+from service.errors import (
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    RateLimited,
+    Unauthorized,
+)
+from service.facade_checks import (
+    MAX_ID_LENGTH,
+    MAX_NAME_LENGTH,
+    MAX_TOKEN_LENGTH,
+    api_outcome,
+    check_id,
+    redis_guarded,
+    token_hash,
+)
+from service.notify import RECHECK, Notifier
+from service.pipeline.codec import codec_for
+from service.pipeline.create import open_game
+from service.pipeline.schedule import DrainScheduler, RQScheduler
+from service.projections import (
+    FORMATS,
+    TURN_FORMAT,
+    decode_turn,
+    encode_views,
+    visible_records,
+)
+from service.settings import Settings, load_plugins
+from service.store.keys import is_game_id
+from service.store.protocol import GameMissing
+from service.store.records import Accepted, Duplicate, GameMeta, ReceivedCommand, Throttled
+from service.store.redis_events import RedisEventStore
+from service.store.scripts import Scripts
+from service.store.side import Lobby, PendingIndex, Seats, Views, view_field
+
+ViewFormat = str  # "json" or "msgpack"
+_META_CACHE_SIZE = 10_000
+
+
+class Skald:
+    """The service's operations, as the HTTP API sees them."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        redis: Redis,
+        scheduler: DrainScheduler,
+        queue_redis: SyncRedis | None = None,
+    ) -> None:
+        self.settings = settings
+        self.redis = redis
+        self.scheduler = scheduler
+        self._queue_redis = queue_redis
+        prefix = settings.key_prefix
+        scripts = Scripts(redis)
+        self.store = RedisEventStore(redis, prefix, scripts)
+        self.seats = Seats(redis, prefix, scripts)
+        self.views = Views(redis, prefix, scripts)  # rebuilds; commits store views themselves
+        self.lobby = Lobby(redis, prefix)
+        self.pending = PendingIndex(redis, prefix, scripts)
+        self.notifier = Notifier(redis, prefix)
+        self._metas: OrderedDict[str, GameMeta] = OrderedDict()
+        self._streams: dict[str, int] = {}  # open update streams per game, this process
+
+    @classmethod
+    async def connect(cls, settings: Settings) -> Skald:
+        """Set up clients for the event Redis and the queue Redis (opened lazily)."""
+        if not settings.redis_url:
+            raise ValueError("no Redis configured: set SKALD_REDIS_URL")
+        load_plugins(settings)
+        redis = Redis.from_url(settings.redis_url, decode_responses=False)
+        queue_redis = SyncRedis.from_url(settings.queue_redis_url)
+        scheduler = RQScheduler(
+            queue_redis, settings.queue_name, settings.key_prefix, settings.job_timeout_s
+        )
+        return cls(settings, redis, scheduler, queue_redis)
+
+    async def close(self) -> None:
+        """Close every connection this object opened."""
+        await self.notifier.close()
+        await self.redis.aclose()
+        if self._queue_redis is not None:
+            self._queue_redis.close()
+
+    @redis_guarded
+    async def ping(self) -> None:
+        """Check that the event Redis and the queue Redis answer; raises Unavailable otherwise."""
+        await self.redis.ping()
+        if self._queue_redis is not None:
+            await asyncio.to_thread(self._queue_redis.ping)
+
+    async def _meta(self, game_id: str) -> GameMeta:
+        meta = self._metas.get(game_id)
+        if meta is not None:
+            return meta
+        if not is_game_id(game_id) or (meta := await self.store.meta(game_id)) is None:
+            raise GameMissing(game_id)
+        self._metas[game_id] = meta  # a game's meta never changes: cache it
+        while len(self._metas) > _META_CACHE_SIZE:
+            self._metas.popitem(last=False)
+        return meta
+
+    @redis_guarded
+    async def create_game(self, game: str, config: dict[str, Any]) -> GameCreated:
+        """Create a game with a fresh secret seed; InvalidInput for an unknown game/bad config."""
+        codec = codec_for(game)
+        if not isinstance(config, dict):
+            raise InvalidInput("game.bad_config", "a game's config is a JSON object")
+        game_id = secrets.token_urlsafe(12)
+        seed = secrets.token_bytes(32)
+        now = datetime.now(UTC)
+        opened = open_game(codec, game_id, config, seed, now.isoformat(timespec="seconds"))
+        version = len(opened.events)
+        views = encode_views(codec, game_id, version, opened.state, opened.meta.seats)
+        await self.store.create(game_id, opened.meta, seed, opened.events, opened.finished, views)
+        if not opened.finished:
+            await self.lobby.open(game_id, game, int(now.timestamp() * 1000))
+        return GameCreated(
+            game_id=game_id,
+            game=game,
+            rules_version=opened.meta.rules_version,
+            seats=opened.meta.seats,
+            seed_sha256=opened.seed_sha256,
+        )
+
+    @redis_guarded
+    async def join(self, game_id: str, seat: int | None, name: str) -> SeatJoined:
+        """Take a seat (the lowest free one when `seat` is None) and return its token once."""
+        meta = await self._meta(game_id)
+        if seat is not None and seat < 0:
+            raise InvalidInput("seat.out_of_range", f"seat {seat} does not exist")
+        name = name.strip()
+        if len(name) > MAX_NAME_LENGTH or not name.isprintable():
+            raise InvalidInput(
+                "seat.bad_name", f"a name is at most {MAX_NAME_LENGTH} printable characters"
+            )
+        token = secrets.token_urlsafe(32)  # 256 random bits; only its hash is stored
+        taken_seat, taken, seats = await self.seats.take(game_id, seat, token_hash(token), name)
+        if taken == seats:
+            await self.lobby.close(game_id, meta.game)
+        return SeatJoined(game_id=game_id, seat=taken_seat, token=token)
+
+    @redis_guarded
+    async def open_games(self, game: str | None, limit: int) -> list[LobbyEntry]:
+        """Games with free seats, newest first, optionally of one game only."""
+        limit = max(1, min(limit, self.settings.max_lobby_page))
+        entries = []
+        for game_id in await self.lobby.newest(game, limit):
+            try:
+                meta = await self._meta(game_id)
+            except GameMissing:
+                continue
+            taken = sorted(await self.seats.token_hashes(game_id))
+            entries.append(LobbyEntry(game_id, meta.game, meta.seats, taken, meta.created_at))
+        return entries
+
+    @redis_guarded
+    async def authenticate(self, game_id: str, token: str) -> int:
+        """The seat a token belongs to in this game; Unauthorized otherwise."""
+        await self._meta(game_id)
+        if not 0 < len(token) <= MAX_TOKEN_LENGTH:
+            raise Unauthorized("token.invalid", "this token is not valid for this game")
+        digest = token_hash(token)
+        found = None
+        # Compare against every seat, in constant time each, without stopping early.
+        for seat, stored in (await self.seats.token_hashes(game_id)).items():
+            if hmac.compare_digest(stored, digest):
+                found = seat
+        if found is None:
+            raise Unauthorized("token.invalid", "this token is not valid for this game")
+        return found
+
+    @redis_guarded
+    async def submit(
+        self,
+        game_id: str,
+        seat: int,
+        command_id: str,
+        command: dict[str, Any],
+        request_id: str,
+    ) -> CommandOutcome:
+        """Queue a command for `seat` ("queued"), or return the outcome of the same command id."""
+        meta = await self._meta(game_id)
+        check_id(command_id, "command")
+        if not 0 <= seat < meta.seats:
+            raise Forbidden("seat.out_of_range", f"no seat {seat} in this game")
+        codec = codec_for(meta.game)
+        body = codec.canonical(codec.parse_command(command))
+        received = ReceivedCommand(seat, command_id, request_id[:MAX_ID_LENGTH], body)
+        # Marked before the append: the sweeper must never see the command but not the mark.
+        await self.pending.mark(game_id)
+        job_id = self.scheduler.new_job_id(game_id)
+        result = await self.store.submit(
+            game_id,
+            received,
+            job_id,
+            self.settings.rate_per_seat,
+            int(self.settings.rate_window_s * 1000),
+        )
+        match result:
+            case Accepted(schedule_drain=schedule_drain):
+                if schedule_drain:
+                    await self.scheduler.schedule(game_id, job_id)
+                return CommandOutcome(command_id=command_id, status="queued", seat=seat)
+            case Duplicate(received=first, record=record):
+                if first.seat != seat:
+                    raise Conflict("command.id_taken", "this command id is used by another seat")
+                if first.body != body:
+                    raise Conflict(
+                        "command.id_reused", "this command id was already sent with another command"
+                    )
+                return api_outcome(command_id, record)
+            case Throttled(retry_after_ms=retry_after_ms):
+                raise RateLimited(
+                    "seat.rate_limited",
+                    f"at most {self.settings.rate_per_seat} commands per "
+                    f"{self.settings.rate_window_s:g}s per seat",
+                    retry_after=retry_after_ms / 1000,
+                )
+        raise AssertionError(f"unexpected submit result {result!r}")
+
+    @redis_guarded
+    async def outcome(
+        self, game_id: str, command_id: str, *, seat: int | None = None
+    ) -> CommandOutcome:
+        """What became of a command so far; NotFound for an unknown id (or another seat's)."""
+        await self._meta(game_id)
+        record = await self.store.command(game_id, command_id)
+        if record is None or (seat is not None and record.seat != seat):
+            raise NotFound("command.not_found", f"no command {command_id!r} in this game")
+        return api_outcome(command_id, record)
+
+    @redis_guarded
+    async def wait_outcome(
+        self, game_id: str, command_id: str, timeout_s: float, *, seat: int | None = None
+    ) -> CommandOutcome:
+        """The command's outcome once decided, or "queued" after `timeout_s` seconds."""
+        timeout_s = max(0.0, min(timeout_s, self.settings.max_wait_s))
+        current = await self.outcome(game_id, command_id, seat=seat)
+        if current.status != "queued" or timeout_s == 0:
+            return current
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout_s), self.notifier.listen(game_id) as versions:
+                # Subscribed before this read: a decision published after it wakes us below.
+                while (current := await self.outcome(game_id, command_id, seat=seat)).status == (
+                    "queued"
+                ):
+                    await versions.get()
+                return current
+        return await self.outcome(game_id, command_id, seat=seat)
+
+    @redis_guarded
+    async def view(
+        self, game_id: str, seat: int | None, fmt: ViewFormat = "json"
+    ) -> tuple[int, bytes]:
+        """(version, pre-encoded ViewEnvelope) for a seat or the public (seat None)."""
+        if fmt not in FORMATS:
+            raise InvalidInput("view.bad_format", f"views come as {' or '.join(FORMATS)}")
+        meta = await self._meta(game_id)
+        if seat is not None and not 0 <= seat < meta.seats:
+            raise Forbidden("seat.out_of_range", f"no seat {seat} in this game")
+        stored = await self.store.view(game_id, view_field(fmt, seat))
+        if stored is None:
+            raise NotFound("view.not_found", "this game has no view (yet)")
+        return stored
+
+    @redis_guarded
+    async def turn(self, game_id: str, seat: int | None) -> Turn:
+        """Who acts now and, for `seat`, its legal commands (projected with the views)."""
+        meta = await self._meta(game_id)
+        if seat is not None and not 0 <= seat < meta.seats:
+            raise Forbidden("seat.out_of_range", f"no seat {seat} in this game")
+        stored = await self.store.view(game_id, view_field(TURN_FORMAT, seat))
+        if stored is None:
+            raise NotFound("view.not_found", "this game has no view (yet)")
+        return decode_turn(stored[1])
+
+    @redis_guarded
+    async def events_after(
+        self, game_id: str, after: int, seat: int | None, limit: int
+    ) -> EventPage:
+        """Events with version > `after`, filtered to what `seat` (None: spectator) may see."""
+        meta = await self._meta(game_id)
+        if after < 0:
+            raise InvalidInput("events.bad_after", "`after` is a version, 0 or more")
+        limit = max(1, min(limit, self.settings.max_events_page))
+        head = await self.store.head(game_id)
+        if head is None:
+            raise GameMissing(game_id)
+        codec = codec_for(meta.game)
+        if meta.rules_version != codec.game.rules_version:
+            # Its events may not even decode under these rules: say so rather than guess.
+            raise Conflict(
+                "game.rules_version",
+                f"this game was created under {meta.game} rules version "
+                f"{meta.rules_version!r}; this service implements {codec.game.rules_version!r}",
+            )
+        records: list[EventRecord] = []
+        # Withheld events leave gaps: read on until the page is full or the head is reached.
+        while len(records) < limit and after < head.version:
+            chunk = await self.store.read(game_id, after, min(limit, head.version - after))
+            if not chunk:
+                break
+            records += visible_records(codec, chunk, seat, head.finished)
+            after = chunk[-1].version
+        return EventPage(game_id=game_id, events=records[:limit], last_version=head.version)
+
+    async def updates(self, game_id: str) -> AsyncGenerator[int, None]:
+        """The game's current version, then each new one as workers publish it (for SSE).
+
+        Raises NotFound (unknown game) or RateLimited (too many streams on the game) when
+        first iterated, and Unavailable if Redis is down at that point.
+        """
+        await redis_guarded(self._meta)(game_id)
+        if self._streams.get(game_id, 0) >= self.settings.sse_per_game:
+            raise RateLimited(
+                "stream.too_many",
+                f"at most {self.settings.sse_per_game} update streams per game",
+                retry_after=5.0,
+            )
+        self._streams[game_id] = self._streams.get(game_id, 0) + 1
+        try:
+            async with self.notifier.listen(game_id) as versions:
+                head = await redis_guarded(self.store.head)(game_id)
+                last = head.version if head is not None else 0
+                yield last
+                while True:
+                    version = await versions.get()
+                    if version == RECHECK:
+                        head = await redis_guarded(self.store.head)(game_id)
+                        version = head.version if head is not None else last
+                    if version > last:
+                        last = version
+                        yield version
+        finally:
+            self._streams[game_id] -= 1
+            if not self._streams[game_id]:
+                del self._streams[game_id]

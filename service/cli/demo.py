@@ -1,0 +1,185 @@
+"""`skald demo`: a whole game played by seeded random bots through the HTTP API and the queue.
+
+Against `--url` when given; otherwise against a service started for the run (embedded Redis
+when SKALD_REDIS_URL is unset, worker processes, the API on a free port), whose data stays
+under the data directory so later commands can read the game. Bots see only what a client
+sees: each move comes from the rules' legal commands for its seat (GET /turn), and is
+submitted with its token. `--seed` seeds the bots; the game's own draws come from the secret
+seed the service draws (revealed when the game ends), as for every game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from contracts.api import SeatJoined, Turn
+from contracts.outcome import Outcome
+from domain.bots import RandomBot
+from domain.games import game_names
+from service.embedded_redis import free_port
+from service.logging import configure_logging
+from service.settings import Settings
+
+from .client import ApiProblem, SkaldClient
+from .processes import ApiServer, WorkerPool, backing_redis
+
+# Long enough for a busy worker, short enough that a stuck demo says so.
+WAIT_S = 10.0
+MAX_MOVES = 100_000
+
+
+class DemoError(RuntimeError):
+    """The demo could not finish its game."""
+
+
+def bot_seed(seed: int, seat: int) -> bytes:
+    """The seed of one seat's bot: seats get distinct, reproducible move sequences."""
+    return f"skald-demo:{seed}:{seat}".encode()
+
+
+class _LegalCommands:
+    """Stands in for a game when a bot chooses: the legal commands come from the API."""
+
+    def __init__(self, commands: list[dict[str, Any]]) -> None:
+        self.commands = commands
+
+    def legal_commands(self, state: Any, seat: int) -> list[dict[str, Any]]:
+        return self.commands
+
+
+def demo_config(args: argparse.Namespace) -> dict[str, Any]:
+    """The game's config from the options; unset options are left to the game's defaults."""
+    config: dict[str, Any] = {"players": args.players}
+    if args.variant is not None:
+        config["variant"] = args.variant
+    if args.runes is not None:
+        config["runes"] = [rune for rune in args.runes.split(",") if rune]
+    if args.preset is not None:
+        config["preset"] = args.preset
+    return config
+
+
+def play(
+    client: SkaldClient, game: str, config: dict[str, Any], seed: int, on_move: Any = None
+) -> tuple[str, list[SeatJoined], Turn]:
+    """Create a game, seat a bot per player, play to the end; (game id, seats, final turn)."""
+    created = client.create_game(game, config)
+    seats = [client.join(created.game_id, name=f"bot {n + 1}") for n in range(created.seats)]
+    tokens = {joined.seat: joined.token for joined in seats}
+    bots = {joined.seat: RandomBot(bot_seed(seed, joined.seat)) for joined in seats}
+    turn = client.turn(created.game_id, seats[0].token)
+    for move in range(MAX_MOVES):
+        if turn.finished:
+            return created.game_id, seats, turn
+        if not turn.to_act:
+            raise DemoError(f"game {created.game_id} waits for nobody but is not finished")
+        seat = turn.to_act[0]
+        if turn.seat != seat:
+            turn = client.turn(created.game_id, tokens[seat])
+            continue
+        # The bot draws among the API's legal commands exactly as among the rules' own.
+        legal: Any = _LegalCommands(turn.legal_commands)
+        command: dict[str, Any] | None = bots[seat].choose(legal, None, seat)  # type: ignore[assignment]
+        if command is None:
+            raise DemoError(f"seat {seat} is to act but has no legal command")
+        command_id = f"{created.game_id}-m{move}"
+        outcome = client.submit(created.game_id, tokens[seat], command_id, command, WAIT_S)
+        if outcome.status != "applied":
+            raise DemoError(f"move {move} of seat {seat} was {outcome.status}, not applied")
+        if on_move is not None:
+            on_move(move, outcome.last_version)
+        turn = client.turn(created.game_id, tokens[seat])
+    raise DemoError(f"game {created.game_id} did not finish in {MAX_MOVES} moves")
+
+
+def score_table(game: str, game_id: str, seats: list[SeatJoined], outcome: Outcome) -> Table:
+    """The final scores: rank, seat, total and the points of each rule."""
+    rules = sorted({rule for score in outcome.scores for rule in score.breakdown})
+    table = Table(title=f"{game} · game {game_id}", title_justify="left")
+    table.add_column("Rank", justify="right")
+    table.add_column("Seat", justify="right")
+    table.add_column("Player")
+    for rule in rules:
+        table.add_column(rule.replace("_", " "), justify="right")
+    table.add_column("Total", justify="right", style="bold")
+    names = {joined.seat: f"bot {joined.seat + 1}" for joined in seats}
+    for score in sorted(outcome.scores, key=lambda s: (s.rank, s.seat)):
+        winner = "★ " if score.seat in outcome.winners else ""
+        table.add_row(
+            f"{winner}{score.rank}",
+            str(score.seat),
+            names.get(score.seat, "?"),
+            *(str(score.breakdown.get(rule, 0)) for rule in rules),
+            str(score.total),
+        )
+    if outcome.tie_break:
+        table.caption = f"tie-break: {outcome.tie_break}"
+    return table
+
+
+@contextlib.contextmanager
+def service_for_run(settings: Settings, workers: int) -> Iterator[str]:
+    """A whole Skald for the duration of the block; yields the API's URL."""
+    worker_log = Path(settings.data_dir) / "logs" / "demo-workers.log"
+    with (
+        backing_redis(settings, share_running=True) as ready,
+        WorkerPool(ready, workers, log_file=worker_log, log_level="WARNING"),
+    ):
+        api = ApiServer(ready, "127.0.0.1", free_port())
+        api.start_in_thread()
+        try:
+            yield api.url
+        finally:
+            api.stop()
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register `skald demo`."""
+    parser = subparsers.add_parser(
+        "demo",
+        help="play a whole game with bots through the HTTP API",
+        description="Play a whole game with seeded random bots through the HTTP API and the "
+        "queue, then print the final score table and the game id.",
+    )
+    parser.add_argument("--game", default=None, help="which game (default: the first known)")
+    parser.add_argument("--players", type=int, default=2, help="seats (default 2)")
+    parser.add_argument("--seed", type=int, default=7, help="seed of the bots' choices")
+    parser.add_argument("--url", help="play against this running API instead of starting one")
+    parser.add_argument("--variant", help="the game's variant (passed as config.variant)")
+    parser.add_argument("--runes", help="comma-separated rune stones (config.runes)")
+    parser.add_argument("--preset", help="a named setup (config.preset)")
+    parser.add_argument(
+        "--workers", type=int, default=2, help="worker processes when starting a service"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the demo game and print its scores."""
+    console = Console()
+    # The service started for the run logs only warnings: the score table is the output.
+    configure_logging("WARNING")
+    game = args.game or game_names()[0]
+    config = demo_config(args)
+    with contextlib.ExitStack() as stack:
+        url = args.url or stack.enter_context(service_for_run(Settings.from_env(), args.workers))
+        with console.status(f"{game}: playing…") as status, SkaldClient(url) as client:
+
+            def on_move(move: int, version: int | None) -> None:
+                status.update(f"{game}: move {move + 1}, version {version}")
+
+            try:
+                game_id, seats, final = play(client, game, config, args.seed, on_move)
+            except ApiProblem as problem:
+                raise DemoError(str(problem)) from None
+    assert final.outcome is not None
+    console.print(score_table(game, game_id, seats, final.outcome))
+    console.print(f"game id: [bold]{game_id}[/bold]")
+    return 0

@@ -1,0 +1,105 @@
+"""Rebuilding projections from events: every seat's view, the public view and the turns.
+
+The projections are encoded by service.projections, exactly as the worker encodes them, from
+the state folded out of the game's events at its head, and written unless a worker has
+meanwhile stored newer ones: a rebuild never rolls a live game's views back. The lobby index is
+left alone: it depends on the seats taken, which no event records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from redis.asyncio import Redis
+from redis.commands.core import AsyncScript
+
+from service.errors import ServiceError
+from service.history.loading import read_game
+from service.history.record import GameHistory, decode_history
+from service.projections import encode_views
+from service.store.keys import GameKeys
+from service.store.protocol import EventStore
+
+# Unlike the worker's write_views script, the same version may be written again: that is
+# what repairs a damaged projection. Only a strictly newer stored version wins.
+_WRITE_UNLESS_NEWER = """
+local stored = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
+if stored > tonumber(ARGV[1]) then
+    return 0
+end
+local fields = {'v', ARGV[1]}
+for i = 2, #ARGV do
+    fields[#fields + 1] = ARGV[i]
+end
+redis.call('HSET', KEYS[1], unpack(fields))
+return 1
+"""
+
+RebuildStatus = Literal["rebuilt", "newer", "failed"]
+
+
+class ProjectionWriter(Protocol):
+    """Where rebuilt projections go."""
+
+    async def write(self, game_id: str, version: int, fields: dict[str, bytes]) -> bool:
+        """Store projections at `version` unless newer ones are there; True when written."""
+        ...
+
+
+class RedisProjectionWriter:
+    """Writes a game's views hash on Redis (keys under `prefix`)."""
+
+    def __init__(self, redis: Redis, prefix: str) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        script: Any = redis.register_script(_WRITE_UNLESS_NEWER)
+        self._script: AsyncScript = script
+
+    async def write(self, game_id: str, version: int, fields: dict[str, bytes]) -> bool:
+        """Store projections at `version` unless newer ones are there; True when written."""
+        args: list[Any] = [version]
+        for name, value in fields.items():
+            args += [name, value]
+        written = await self._script(keys=[GameKeys(self.prefix, game_id).views], args=args)
+        return bool(written)
+
+
+@dataclass(frozen=True)
+class RebuildResult:
+    """What a rebuild did to one game's projections."""
+
+    game_id: str
+    status: RebuildStatus
+    version: int
+    detail: str
+
+
+def fresh_projections(history: GameHistory) -> dict[str, bytes]:
+    """Every projection of the game at its last version, encoded as the worker encodes them."""
+    return encode_views(
+        history.codec,
+        history.game_id,
+        history.last_version,
+        history.state_at(history.last_version),
+        history.meta.seats,
+    )
+
+
+async def rebuild_projections(
+    store: EventStore, writer: ProjectionWriter, game_id: str
+) -> RebuildResult:
+    """Recompute one game's projections from its events and store them."""
+    try:
+        history = decode_history(await read_game(store, game_id))
+        fields = fresh_projections(history)
+    except ServiceError as exc:
+        return RebuildResult(game_id, "failed", 0, exc.message)
+    except Exception as exc:  # the rules failing on stored events: report, go on with others
+        return RebuildResult(game_id, "failed", 0, f"the rules fail on this game: {exc!r}")
+    version = history.last_version
+    if await writer.write(game_id, version, fields):
+        return RebuildResult(game_id, "rebuilt", version, f"{len(fields)} projections written")
+    return RebuildResult(
+        game_id, "newer", version, "a worker stored newer projections meanwhile: kept"
+    )

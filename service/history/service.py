@@ -1,0 +1,109 @@
+"""The history operations behind the HTTP routes and the `skald` sub-commands, over one store."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from redis.asyncio import Redis
+
+from contracts.history import AuditReport, FairnessReport, GameVerification, ReplayFrame
+from service.history.audit import audit_command, audit_version
+from service.history.catalogue import stored_game_ids
+from service.history.disclosure import Audience
+from service.history.fairness import fairness_report
+from service.history.loading import read_game
+from service.history.rebuild import (
+    ProjectionWriter,
+    RebuildResult,
+    RedisProjectionWriter,
+    rebuild_projections,
+)
+from service.history.record import GameHistory, decode_history
+from service.history.replay import replay_frame
+from service.history.verify import verify_game, verify_games
+from service.store.keys import is_game_id
+from service.store.protocol import EventStore, GameMissing
+from service.store.redis_events import RedisEventStore
+
+GameIds = Callable[[], Awaitable[list[str]]]
+
+
+class HistoryService:
+    """Replay, audit, fairness, verification and projection rebuilds of stored games.
+
+    `writer` and `game_ids` are needed only to rebuild projections and to visit every game;
+    `on_redis` provides both.
+    """
+
+    def __init__(
+        self,
+        store: EventStore,
+        writer: ProjectionWriter | None = None,
+        game_ids: GameIds | None = None,
+    ) -> None:
+        self.store = store
+        self.writer = writer
+        self._game_ids = game_ids
+
+    @classmethod
+    def on_redis(
+        cls, redis: Redis, prefix: str, store: RedisEventStore | None = None
+    ) -> HistoryService:
+        """The service over a Redis (its event store, views and keys under `prefix`)."""
+
+        async def game_ids() -> list[str]:
+            return await stored_game_ids(redis, prefix)
+
+        return cls(
+            store or RedisEventStore(redis, prefix),
+            RedisProjectionWriter(redis, prefix),
+            game_ids,
+        )
+
+    async def history(self, game_id: str) -> GameHistory:
+        """A game's decoded history at its head (GameMissing, RulesVersionMismatch...)."""
+        if not is_game_id(game_id):
+            raise GameMissing(game_id)
+        return decode_history(await read_game(self.store, game_id))
+
+    async def replay(
+        self, game_id: str, audience: Audience, at: int | None = None, seat: int | None = None
+    ) -> ReplayFrame:
+        """The game at version `at` (the last by default) as `seat`'s view or the public."""
+        return replay_frame(await self.history(game_id), audience, at, seat)
+
+    async def audit_version(self, game_id: str, version: int, audience: Audience) -> AuditReport:
+        """The audit of the move that produced `version`."""
+        return audit_version(await self.history(game_id), version, audience)
+
+    async def audit_command(self, game_id: str, command_id: str, audience: Audience) -> AuditReport:
+        """The audit of a command by its id."""
+        return audit_command(await self.history(game_id), command_id, audience)
+
+    async def fairness(self, game_id: str) -> FairnessReport:
+        """The seed check ("pending" until the game ends; public either way)."""
+        return fairness_report(await self.history(game_id))
+
+    async def verify(self, game_id: str) -> GameVerification:
+        """Every check of one game."""
+        if not is_game_id(game_id):
+            raise GameMissing(game_id)
+        return await verify_game(self.store, game_id)
+
+    async def game_ids(self) -> list[str]:
+        """Every stored game's id."""
+        if self._game_ids is None:
+            raise RuntimeError("this HistoryService was built without a way to list games")
+        return await self._game_ids()
+
+    async def verify_all(
+        self, game_ids: list[str], on_done: Callable[[GameVerification], None] | None = None
+    ) -> list[GameVerification]:
+        """Verify the given games, reporting each as it is done."""
+        return await verify_games(self.store, game_ids, on_done)
+
+    async def rebuild(self, game_id: str) -> RebuildResult:
+        """Recompute and store one game's projections from its events."""
+        if self.writer is None:
+            raise RuntimeError("this HistoryService was built without a projection writer")
+        return await rebuild_projections(self.store, self.writer, game_id)

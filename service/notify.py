@@ -1,0 +1,136 @@
+"""Version notifications: workers PUBLISH a game's new version; API processes listen.
+
+One pub/sub connection per API process carries every game anyone there is waiting on;
+channels are subscribed while at least one listener needs them, and a listener is only
+handed its queue once Redis has confirmed the subscription, so nothing published after a
+caller's own read can be missed. After a lost connection every listener gets `RECHECK`:
+messages may have been missed, so look again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+import redis.exceptions
+import structlog
+from redis.asyncio import Redis
+
+from service.store.keys import GameKeys
+
+RECHECK = -1  # sent to every listener when messages may have been lost
+_QUEUE_SIZE = 64
+_RECONNECT_DELAY_S = 0.5
+
+log = structlog.get_logger("skald.notify")
+
+
+class Publisher:
+    """Announces a game's new version on its channel."""
+
+    def __init__(self, redis: Redis, prefix: str) -> None:
+        self.redis = redis
+        self.prefix = prefix
+
+    async def publish(self, game_id: str, version: int) -> None:
+        """Tell listeners the game moved to `version` (or decided commands at it)."""
+        await self.redis.publish(GameKeys(self.prefix, game_id).updates, version)
+
+
+def _offer(queue: asyncio.Queue[int], version: int) -> None:
+    # A slow listener only needs the latest news: drop the oldest rather than block the reader.
+    if queue.full():
+        with contextlib.suppress(asyncio.QueueEmpty):
+            queue.get_nowait()
+    queue.put_nowait(version)
+
+
+class Notifier:
+    """Shared subscriptions: `listen(game_id)` yields a queue of the game's new versions."""
+
+    def __init__(self, redis: Redis, prefix: str) -> None:
+        self._pubsub = redis.pubsub()
+        self._prefix = prefix
+        self._listeners: dict[str, set[asyncio.Queue[int]]] = {}
+        self._confirmed: dict[str, asyncio.Event] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+
+    def listeners(self, game_id: str) -> int:
+        """How many listeners the game has in this process."""
+        return len(self._listeners.get(GameKeys(self._prefix, game_id).updates, ()))
+
+    @contextlib.asynccontextmanager
+    async def listen(self, game_id: str) -> AsyncIterator[asyncio.Queue[int]]:
+        """Subscribe to the game's versions for the duration of the block."""
+        channel = GameKeys(self._prefix, game_id).updates
+        queue: asyncio.Queue[int] = asyncio.Queue(_QUEUE_SIZE)
+        async with self._lock:
+            listeners = self._listeners.setdefault(channel, set())
+            listeners.add(queue)
+            confirmed = self._confirmed.get(channel)
+            if confirmed is None:
+                confirmed = self._confirmed[channel] = asyncio.Event()
+                try:
+                    await self._pubsub.subscribe(channel)
+                except BaseException:
+                    self._drop(channel, queue)
+                    raise
+                if self._reader is None or self._reader.done():
+                    self._reader = asyncio.create_task(self._read(), name="skald-notifier")
+        try:
+            await confirmed.wait()
+            yield queue
+        finally:
+            async with self._lock:
+                if self._drop(channel, queue):
+                    with contextlib.suppress(redis.exceptions.RedisError):
+                        await self._pubsub.unsubscribe(channel)
+
+    def _drop(self, channel: str, queue: asyncio.Queue[int]) -> bool:
+        listeners = self._listeners.get(channel)
+        if listeners is None:
+            return False
+        listeners.discard(queue)
+        if listeners:
+            return False
+        del self._listeners[channel]
+        self._confirmed.pop(channel, None)
+        return True
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(timeout=None)
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+                log.warning("notifier_disconnected", error=str(exc))
+                for listeners in self._listeners.values():
+                    for queue in listeners:
+                        _offer(queue, RECHECK)
+                await asyncio.sleep(_RECONNECT_DELAY_S)
+                continue
+            if message is None:
+                continue
+            channel = message["channel"]
+            channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+            if message["type"] == "subscribe":
+                event = self._confirmed.get(channel)
+                if event is not None:
+                    event.set()
+            elif message["type"] == "message":
+                try:
+                    version = int(message["data"])
+                except ValueError:
+                    continue
+                for queue in self._listeners.get(channel, ()):
+                    _offer(queue, version)
+
+    async def close(self) -> None:
+        """Stop listening and close the connection."""
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+        with contextlib.suppress(Exception):
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call]

@@ -1,0 +1,134 @@
+"""The drain job's body: take the game's lease, apply one batch, refresh projections, notify.
+
+One batch per job, then the job hands over to a fresh one if more is waiting: busy games do
+not starve quiet ones, and each batch re-reads the inbox so it carries whatever piled up.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+import structlog
+
+from service.notify import Publisher
+from service.pipeline.apply import plan_batch
+from service.pipeline.schedule import DrainScheduler
+from service.pipeline.session import GameSession, SessionCache, load_session
+from service.projections import encode_views
+from service.store.protocol import EventStore, LeaseLost, VersionConflict
+from service.store.records import Batch
+from service.store.side import Lobby, Views
+
+log = structlog.get_logger("skald.worker")
+
+DrainStatus = Literal["applied", "idle", "busy", "lease_lost"]
+
+
+@dataclass(frozen=True)
+class DrainReport:
+    """What one drain job did."""
+
+    game_id: str
+    status: DrainStatus
+    commands: int = 0
+    version: int = 0
+    rescheduled: bool = False
+
+
+class Drainer:
+    """Applies a game's waiting commands, one batch per call."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        views: Views | None,
+        lobby: Lobby | None,
+        publisher: Publisher | None,
+        scheduler: DrainScheduler,
+        cache: SessionCache,
+        batch_size: int,
+        lease_ttl_ms: int,
+    ) -> None:
+        self.store = store
+        self.views = views
+        self.lobby = lobby
+        self.publisher = publisher
+        self.scheduler = scheduler
+        self.cache = cache
+        self.batch_size = batch_size
+        self.lease_ttl_ms = lease_ttl_ms
+
+    async def drain(self, game_id: str) -> DrainReport:
+        """Apply up to one batch of the game's waiting commands, then hand over if more wait."""
+        token = await self.store.acquire_lease(game_id, self.lease_ttl_ms)
+        if token is None:
+            # Another job holds the game; it lowers the flag (and re-raises it) when it ends.
+            return DrainReport(game_id, "busy")
+        try:
+            report = await self._apply_batch(game_id, token)
+        except (LeaseLost, VersionConflict) as exc:
+            # Someone else writes this game now; they own the drain flag from here on.
+            log.warning("drain_lost_game", game_id=game_id, code=exc.code)
+            return DrainReport(game_id, "lease_lost")
+        finally:
+            await self.store.release_lease(game_id, token)
+        next_job_id = self.scheduler.new_job_id(game_id)
+        if await self.store.finish_drain(game_id, next_job_id):
+            await self.scheduler.schedule(game_id, next_job_id)
+            return DrainReport(game_id, report.status, report.commands, report.version, True)
+        return report
+
+    @staticmethod
+    def _views(session: GameSession) -> dict[str, bytes]:
+        return encode_views(
+            session.codec, session.game_id, session.version, session.state, session.meta.seats
+        )
+
+    async def _apply_batch(self, game_id: str, token: int) -> DrainReport:
+        session = await load_session(self.store, game_id, self.cache.take(game_id))
+        commands = await self.store.inbox(game_id, session.cursor, self.batch_size)
+        if not commands:
+            self.cache.put(session)
+            return DrainReport(game_id, "idle", version=session.version)
+        started = time.perf_counter()
+        was_finished = session.finished
+        plan = plan_batch(session, commands)
+        # Projections ride in the same atomic step, unless the rules crashed half-way and
+        # the session's state can no longer be trusted (then they are rebuilt below).
+        project = bool(plan.events) and session.rules_supported and plan.state_trusted
+        views = self._views(session) if project else {}
+        batch = Batch(
+            lease=token,
+            expected_version=plan.expected_version,
+            cursor=plan.cursor,
+            head_hash=session.head_hash,
+            events=plan.events,
+            decided=plan.decided,
+            finished=plan.finished,
+            lease_ttl_ms=self.lease_ttl_ms,
+            views=views,
+        )
+        await self.store.commit(game_id, batch)  # on failure the advanced session is dropped
+        if not plan.state_trusted:
+            session = await load_session(self.store, game_id)
+            if plan.events and self.views is not None:
+                await self.views.write(game_id, session.version, self._views(session))
+        self.cache.put(session)
+        if plan.finished and not was_finished and self.lobby is not None:
+            await self.lobby.close(game_id, session.meta.game)
+        if self.publisher is not None:
+            await self.publisher.publish(game_id, session.version)
+        log.info(
+            "batch_applied",
+            game_id=game_id,
+            command_ids=[d.command_id for d in plan.decided],
+            seats=[d.record.seat for d in plan.decided],
+            outcomes=[d.record.code or d.record.status for d in plan.decided],
+            first_version=plan.expected_version + 1 if plan.events else None,
+            last_version=plan.version,
+            finished=plan.finished,
+            duration_ms=round((time.perf_counter() - started) * 1000, 3),
+        )
+        return DrainReport(game_id, "applied", len(plan.decided), plan.version)

@@ -1,0 +1,92 @@
+"""Service settings, read from the environment (`SKALD_<FIELD>`, e.g. SKALD_REDIS_URL).
+
+Every field can be set as `SKALD_` + its upper-cased name; values are converted with msgspec,
+so a bad value fails at start-up with a clear message rather than at the first request.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+ENV_PREFIX = "SKALD_"
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    """Where Skald keeps its data and the limits it enforces."""
+
+    # Event data (streams, inboxes, views). Empty means "not configured": `skald serve` then
+    # starts an embedded Redis and fills this in with `with_redis_url`.
+    redis_url: str = ""
+    # The RQ queue may live on its own Redis (RQ does not support Redis Cluster); empty means
+    # the same server as `redis_url`.
+    queue_url: str = ""
+    data_dir: str = ".skald"
+    # Prepended to every key, so several deployments (or test runs) can share one Redis.
+    key_prefix: str = ""
+    queue_name: str = "skald"
+    # Comma-separated modules imported at start-up, e.g. to register games kept outside
+    # domain/games/ (test fakes); every process (API and workers) must import the same ones.
+    plugins: str = ""
+
+    # Limits (issue 7).
+    max_body_bytes: int = 64 * 1024
+    max_wait_s: float = 30.0
+    # Commands a seat may submit per rate window (0: no limit). A flood guard: bots that wait
+    # for each outcome stay well below it, a client stuck in a loop does not.
+    rate_per_seat: int = 100
+    rate_window_s: float = 1.0
+    sse_per_game: int = 64
+    max_events_page: int = 1000
+    max_lobby_page: int = 200
+
+    # Workers.
+    batch_size: int = 64  # commands one drain job applies before it reschedules itself
+    lease_ttl_s: float = 30.0  # a crashed worker's lease on a game expires after this
+    job_timeout_s: int = 120
+    state_cache_size: int = 256  # game states a worker keeps, keyed by (game id, version)
+    sweep_interval_s: float = 5.0  # how often a worker looks for inboxes with no drain job
+    sweep_grace_s: float = 1.0  # games submitted to more recently are left alone
+    drain_stale_s: float = 10.0  # a "started" drain with no lease and older commands is dead
+
+    @property
+    def plugin_modules(self) -> list[str]:
+        """The modules named in `plugins`."""
+        return [name.strip() for name in self.plugins.split(",") if name.strip()]
+
+    @property
+    def queue_redis_url(self) -> str:
+        """The Redis URL of the RQ queue (defaults to the event data's Redis)."""
+        return self.queue_url or self.redis_url
+
+    def with_redis_url(self, url: str) -> Settings:
+        """A copy pointing at `url` for event data (and for the queue unless set apart)."""
+        return msgspec.structs.replace(self, redis_url=url)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """Settings from `SKALD_*` variables (os.environ by default), then `overrides`."""
+        source = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for field in msgspec.structs.fields(cls):
+            raw = source.get(ENV_PREFIX + field.name.upper())
+            if raw is not None:
+                values[field.name] = raw
+        values.update(overrides)
+        try:
+            return msgspec.convert(values, cls, strict=False)
+        except msgspec.ValidationError as exc:
+            raise ValueError(f"bad Skald setting: {exc}") from None
+
+
+def load_plugins(settings: Settings) -> None:
+    """Import the plugin modules (each registers what it provides when imported)."""
+    for name in settings.plugin_modules:
+        module = importlib.import_module(name)
+        register = getattr(module, "register", None)
+        if callable(register):
+            register()

@@ -1,0 +1,49 @@
+-- Append one batch atomically: events (version-conditional, fenced by the lease), the outcome
+-- of every command decided, the inbox cursor and the chain head. All or nothing.
+-- KEYS: meta, events, commands, lease, views
+-- ARGV: lease_token, expected_version, cursor, head_hash, finished (1/0), lease_ttl_ms,
+--       n_events, n_decided, then per event: data, hash, command_id ('' for none),
+--       then per decided command: command_id, record, then the views as field, value pairs
+-- Returns {'ok', version} | {'lease'} | {'nogame'} | {'conflict', version} | {'decided', id}
+if redis.call('GET', KEYS[4]) ~= ARGV[1] then
+    return {'lease'}
+end
+local current = redis.call('HGET', KEYS[1], 'v')
+if not current then
+    return {'nogame'}
+end
+local version = tonumber(current)
+if version ~= tonumber(ARGV[2]) then
+    return {'conflict', current}
+end
+local n_events = tonumber(ARGV[7])
+local first_decided = 9 + n_events * 3
+local first_view = first_decided + tonumber(ARGV[8]) * 2
+-- Check every command is still queued (its record is an inbox id) before writing anything.
+for i = first_decided, first_view - 1, 2 do
+    local stored = redis.call('HGET', KEYS[3], ARGV[i])
+    if not stored or not string.find(stored, '^%d+%-%d+$') then
+        return {'decided', ARGV[i]}
+    end
+end
+for k = 0, n_events - 1 do
+    local i = 9 + k * 3
+    version = version + 1
+    if ARGV[i + 2] == '' then
+        redis.call('XADD', KEYS[2], version .. '-1', 'e', ARGV[i], 'h', ARGV[i + 1])
+    else
+        redis.call('XADD', KEYS[2], version .. '-1', 'e', ARGV[i], 'h', ARGV[i + 1], 'c', ARGV[i + 2])
+    end
+end
+for i = first_decided, first_view - 1, 2 do
+    redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
+end
+if first_view <= #ARGV then
+    redis.call('HSET', KEYS[5], 'v', version, unpack(ARGV, first_view))
+end
+redis.call('HSET', KEYS[1], 'v', version, 'h', ARGV[4], 'cur', ARGV[3])
+if ARGV[5] == '1' then
+    redis.call('HSET', KEYS[1], 'st', 'finished')
+end
+redis.call('PEXPIRE', KEYS[4], ARGV[6])
+return {'ok', tostring(version)}

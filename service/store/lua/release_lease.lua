@@ -1,0 +1,6 @@
+-- Give a lease back, only if the caller's token still holds it.
+-- KEYS: lease    ARGV: token
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+    return redis.call('DEL', KEYS[1])
+end
+return 0

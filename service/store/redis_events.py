@@ -1,0 +1,277 @@
+"""The EventStore on Redis: Streams for events and the inbox, Lua for every atomic step.
+
+The client must be created with `decode_responses=False`: events and chain values are bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from redis.asyncio import Redis
+
+from service.store.keys import GameKeys
+from service.store.protocol import (
+    AlreadyDecided,
+    GameExists,
+    GameMissing,
+    LeaseLost,
+    VersionConflict,
+)
+from service.store.records import (
+    NO_INBOX_ID,
+    RECORD_DECODER,
+    RECORD_ENCODER,
+    Accepted,
+    Batch,
+    CommandRecord,
+    Duplicate,
+    GameMeta,
+    Head,
+    NewEvent,
+    ReceivedCommand,
+    StoredEvent,
+    SubmitResult,
+    Throttled,
+)
+from service.store.scripts import Scripts
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _is_inbox_id(value: bytes) -> bool:
+    # A queued command's record is its inbox id; a decided one is a msgpack array.
+    return bool(value) and value[:1].isdigit()
+
+
+def _received(entry_id: bytes, fields: dict[bytes, bytes]) -> ReceivedCommand:
+    return ReceivedCommand(
+        seat=int(fields[b"s"]),
+        command_id=fields[b"c"].decode(),
+        request_id=fields[b"r"].decode(),
+        body=fields[b"b"],
+        inbox_id=entry_id.decode(),
+    )
+
+
+class RedisEventStore:
+    """Games on one Redis server (or cluster slot per game), keys under `prefix`."""
+
+    def __init__(self, redis: Redis, prefix: str = "", scripts: Scripts | None = None) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.scripts = scripts or Scripts(redis)
+
+    def keys(self, game_id: str) -> GameKeys:
+        """The keys of one game."""
+        return GameKeys(self.prefix, game_id)
+
+    async def create(
+        self,
+        game_id: str,
+        meta: GameMeta,
+        seed: bytes,
+        events: list[NewEvent],
+        finished: bool,
+        views: dict[str, bytes] | None = None,
+    ) -> Head:
+        """Store a new game with its projections; GameExists if the id is taken."""
+        keys = self.keys(game_id)
+        head_hash = events[-1].hash if events else b""
+        args: list[Any] = [
+            meta.game,
+            meta.rules_version,
+            meta.seats,
+            meta.created_at,
+            seed,
+            head_hash,
+            int(finished),
+            len(events),
+        ]
+        for event in events:
+            args += [event.data, event.hash]
+        for name, value in (views or {}).items():
+            args += [name, value]
+        reply = await self.scripts.create(
+            keys=[keys.meta, keys.events, keys.secret, keys.views], args=args
+        )
+        if reply[0] == b"exists":
+            raise GameExists(game_id)
+        return Head(len(events), head_hash, NO_INBOX_ID, finished)
+
+    async def meta(self, game_id: str) -> GameMeta | None:
+        """The game's fixed facts, or None when there is no such game."""
+        row: list[Any] = await self.redis.hmget(
+            self.keys(game_id).meta, ["game", "rv", "seats", "created"]
+        )
+        game, rules, seats, created = row
+        if game is None:
+            return None
+        return GameMeta(_text(game), _text(rules), int(seats), _text(created))
+
+    async def head(self, game_id: str) -> Head | None:
+        """Where the stream stands, or None when there is no such game."""
+        row: list[Any] = await self.redis.hmget(self.keys(game_id).meta, ["v", "h", "cur", "st"])
+        version, chain, cursor, status = row
+        if version is None:
+            return None
+        return Head(int(version), chain or b"", _text(cursor), status == b"finished")
+
+    async def seed(self, game_id: str) -> bytes | None:
+        """The game's secret seed."""
+        value: Any = await self.redis.get(self.keys(game_id).secret)
+        return None if value is None else bytes(value)
+
+    async def read(
+        self, game_id: str, after: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """Events with version > `after`, in order, at most `limit` of them."""
+        entries: Any = await self.redis.xrange(
+            self.keys(game_id).events, min=f"{after + 1}-0", max="+", count=limit
+        )
+        events = []
+        for entry_id, fields in entries:
+            command = fields.get(b"c")
+            events.append(
+                StoredEvent(
+                    version=int(entry_id.split(b"-", 1)[0]),
+                    data=fields[b"e"],
+                    hash=fields[b"h"],
+                    command_id=command.decode() if command is not None else None,
+                )
+            )
+        return events
+
+    async def submit(
+        self,
+        game_id: str,
+        command: ReceivedCommand,
+        drain_job_id: str,
+        rate_limit: int,
+        rate_window_ms: int,
+    ) -> SubmitResult:
+        """Append to the inbox unless the command id is known; GameMissing for no game."""
+        keys = self.keys(game_id)
+        reply = await self.scripts.submit(
+            keys=[keys.meta, keys.commands, keys.inbox, keys.drain, keys.rate(command.seat)],
+            args=[
+                command.command_id,
+                command.seat,
+                command.request_id,
+                command.body,
+                drain_job_id,
+                rate_limit,
+                rate_window_ms,
+            ],
+        )
+        kind = reply[0]
+        if kind == b"nogame":
+            raise GameMissing(game_id)
+        if kind == b"throttled":
+            return Throttled(max(int(reply[1]), 1))
+        if kind == b"accepted":
+            return Accepted(_text(reply[1]), bool(int(reply[2])))
+        record = await self._record(game_id, reply[1])
+        received = await self.received(game_id, record.inbox_id)
+        assert received is not None, "a known command is always in the inbox"
+        return Duplicate(received, record)
+
+    async def _record(self, game_id: str, stored: bytes) -> CommandRecord:
+        if not _is_inbox_id(stored):
+            return RECORD_DECODER.decode(stored)
+        inbox_id = stored.decode()
+        received = await self.received(game_id, inbox_id)
+        seat = received.seat if received is not None else -1
+        return CommandRecord("queued", seat, inbox_id)
+
+    async def command(self, game_id: str, command_id: str) -> CommandRecord | None:
+        """What became of a command, None if never received."""
+        stored: Any = await self.redis.hget(self.keys(game_id).commands, command_id)
+        if stored is None:
+            return None
+        return await self._record(game_id, stored)
+
+    async def received(self, game_id: str, inbox_id: str) -> ReceivedCommand | None:
+        """The command stored under an inbox id."""
+        entries: Any = await self.redis.xrange(self.keys(game_id).inbox, min=inbox_id, max=inbox_id)
+        return _received(*entries[0]) if entries else None
+
+    async def inbox(self, game_id: str, after: str, limit: int) -> list[ReceivedCommand]:
+        """Commands received after inbox id `after`, in the order received."""
+        entries: Any = await self.redis.xrange(
+            self.keys(game_id).inbox, min=f"({after}", max="+", count=limit
+        )
+        return [_received(entry_id, fields) for entry_id, fields in entries]
+
+    async def commit(self, game_id: str, batch: Batch) -> Head:
+        """Append a batch atomically; VersionConflict, LeaseLost or AlreadyDecided otherwise."""
+        keys = self.keys(game_id)
+        args: list[Any] = [
+            batch.lease,
+            batch.expected_version,
+            batch.cursor,
+            batch.head_hash,
+            int(batch.finished),
+            batch.lease_ttl_ms,
+            len(batch.events),
+            len(batch.decided),
+        ]
+        for event in batch.events:
+            args += [event.data, event.hash, event.command_id or ""]
+        for decided in batch.decided:
+            args += [decided.command_id, RECORD_ENCODER.encode(decided.record)]
+        for name, value in batch.views.items():
+            args += [name, value]
+        reply = await self.scripts.commit(
+            keys=[keys.meta, keys.events, keys.commands, keys.lease, keys.views], args=args
+        )
+        kind = reply[0]
+        if kind == b"ok":
+            return Head(int(reply[1]), batch.head_hash, batch.cursor, batch.finished)
+        if kind == b"lease":
+            raise LeaseLost(game_id)
+        if kind == b"nogame":
+            raise GameMissing(game_id)
+        if kind == b"conflict":
+            raise VersionConflict(game_id, batch.expected_version, int(reply[1]))
+        raise AlreadyDecided(game_id, _text(reply[1]))
+
+    async def view(self, game_id: str, name: str) -> tuple[int, bytes] | None:
+        """(version, bytes) of one stored projection field, or None."""
+        row: list[Any] = await self.redis.hmget(self.keys(game_id).views, ["v", name])
+        version, data = row
+        if version is None or data is None:
+            return None
+        return int(version), data
+
+    async def acquire_lease(self, game_id: str, ttl_ms: int) -> int | None:
+        """A fencing token for the game's lease, or None when another holder has it."""
+        keys = self.keys(game_id)
+        token = await self.scripts.lease(keys=[keys.lease, keys.fence], args=[ttl_ms])
+        return None if token is None else int(token)
+
+    async def release_lease(self, game_id: str, token: int) -> None:
+        """Give the lease back if `token` still holds it."""
+        await self.scripts.release_lease(keys=[self.keys(game_id).lease], args=[token])
+
+    async def lease_held(self, game_id: str) -> bool:
+        """Whether some worker holds the game's lease now."""
+        return bool(await self.redis.exists(self.keys(game_id).lease))
+
+    async def drain_flag(self, game_id: str) -> str | None:
+        """The id of the drain job the flag names, or None when no drain is scheduled."""
+        value: Any = await self.redis.get(self.keys(game_id).drain)
+        return None if value is None else _text(value)
+
+    async def set_drain_flag(self, game_id: str, job_id: str) -> None:
+        """Name a new drain job in the flag (the sweeper replacing a lost one)."""
+        await self.redis.set(self.keys(game_id).drain, job_id)
+
+    async def finish_drain(self, game_id: str, next_job_id: str) -> bool:
+        """Lower the flag; raise it for `next_job_id` and return True if commands still wait."""
+        keys = self.keys(game_id)
+        raised = await self.scripts.finish_drain(
+            keys=[keys.drain, keys.meta, keys.inbox], args=[next_job_id]
+        )
+        return bool(raised)

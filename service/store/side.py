@@ -1,0 +1,140 @@
+"""The game's side keys on Redis: seats, pre-encoded views, the lobby and the pending index.
+
+Unlike the event store these are derived or auxiliary data: views and the lobby can be rebuilt
+from events; seat token hashes and the pending index are the only other state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from redis.asyncio import Redis
+
+from service.errors import Conflict, InvalidInput
+from service.store.keys import GameKeys, lobby_key, pending_key
+from service.store.protocol import GameMissing
+from service.store.scripts import Scripts
+
+
+class SeatsFull(Conflict):
+    """Every seat of the game is taken."""
+
+
+class Seats:
+    """Seat token hashes (SHA-256, never the token) and player names."""
+
+    def __init__(self, redis: Redis, prefix: str, scripts: Scripts) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.scripts = scripts
+
+    async def take(
+        self, game_id: str, seat: int | None, token_hash: bytes, name: str
+    ) -> tuple[int, int, int]:
+        """Take a seat: (seat, seats taken now, seats in the game); Conflict when not free."""
+        keys = GameKeys(self.prefix, game_id)
+        reply = await self.scripts.join(
+            keys=[keys.meta, keys.seats], args=[-1 if seat is None else seat, token_hash, name]
+        )
+        kind = reply[0]
+        if kind == b"ok":
+            return int(reply[1]), int(reply[2]), int(reply[3])
+        if kind == b"nogame":
+            raise GameMissing(game_id)
+        if kind == b"finished":
+            raise Conflict("game.finished", "the game is over: no seat can be taken")
+        if kind == b"range":
+            raise InvalidInput(
+                "seat.out_of_range",
+                f"seat {seat} does not exist: this game has seats 0 to {int(reply[1]) - 1}",
+                details={"seats": int(reply[1])},
+            )
+        if kind == b"taken":
+            raise Conflict("seat.taken", f"seat {seat} is already taken", details={"seat": seat})
+        raise SeatsFull("seat.none_free", "every seat of this game is taken")
+
+    async def token_hashes(self, game_id: str) -> dict[int, bytes]:
+        """Each taken seat's token hash."""
+        stored: Any = await self.redis.hgetall(GameKeys(self.prefix, game_id).seats)
+        return {int(seat): digest for seat, digest in stored.items()}
+
+
+def view_field(fmt: str, seat: int | None) -> str:
+    """The views-hash field of one encoding of one seat's (or the public, `p`) view."""
+    return f"{fmt}:{'p' if seat is None else seat}"
+
+
+class Views:
+    """Pre-encoded projections outside a commit (rebuilds); reads go through the store."""
+
+    def __init__(self, redis: Redis, prefix: str, scripts: Scripts) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.scripts = scripts
+
+    async def write(self, game_id: str, version: int, fields: dict[str, bytes]) -> bool:
+        """Store views at `version` unless newer ones are there; True when written."""
+        args: list[Any] = [version]
+        for name, value in fields.items():
+            args += [name, value]
+        written = await self.scripts.write_views(
+            keys=[GameKeys(self.prefix, game_id).views], args=args
+        )
+        return bool(written)
+
+
+class Lobby:
+    """Open games (free seats, not over) by creation time, overall and per game."""
+
+    def __init__(self, redis: Redis, prefix: str) -> None:
+        self.redis = redis
+        self.prefix = prefix
+
+    async def open(self, game_id: str, game: str, created_ms: int) -> None:
+        """List a game as open."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(lobby_key(self.prefix), {game_id: created_ms})
+            pipe.zadd(lobby_key(self.prefix, game), {game_id: created_ms})
+            await pipe.execute()
+
+    async def close(self, game_id: str, game: str) -> None:
+        """Take a game out of the lobby (full or over)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrem(lobby_key(self.prefix), game_id)
+            pipe.zrem(lobby_key(self.prefix, game), game_id)
+            await pipe.execute()
+
+    async def newest(self, game: str | None, limit: int) -> list[str]:
+        """The ids of the newest open games."""
+        ids: Any = await self.redis.zrevrange(lobby_key(self.prefix, game), 0, limit - 1)
+        return [game_id.decode() for game_id in ids]
+
+
+class PendingIndex:
+    """Games with recently submitted commands, stamped by the Redis clock (for the sweeper)."""
+
+    def __init__(self, redis: Redis, prefix: str, scripts: Scripts) -> None:
+        self.redis = redis
+        self.key = pending_key(prefix)
+        self.scripts = scripts
+
+    async def mark(self, game_id: str) -> None:
+        """Note that a command is about to be submitted to the game."""
+        await self.scripts.mark_pending(keys=[self.key], args=[game_id])
+
+    async def now_ms(self) -> int:
+        """The Redis clock, in ms."""
+        now: Any = await self.redis.time()
+        seconds, micros = now
+        return int(seconds) * 1000 + int(micros) // 1000
+
+    async def marked_before(self, before_ms: int, limit: int) -> list[tuple[str, int]]:
+        """(game id, mark) of games last marked at or before `before_ms`, oldest first."""
+        rows: Any = await self.redis.zrangebyscore(
+            self.key, "-inf", before_ms, start=0, num=limit, withscores=True
+        )
+        return [(game_id.decode(), int(score)) for game_id, score in rows]
+
+    async def forget(self, game_id: str, mark: int) -> None:
+        """Drop a game from the index unless it was marked again since `mark`."""
+        await self.scripts.forget_pending(keys=[self.key], args=[game_id, mark])

@@ -1,0 +1,126 @@
+"""The `skald` command end to end, as a user runs it: subprocesses, an embedded Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from service.app import Skald
+from service.embedded_redis import EmbeddedRedis, free_port, running_url
+from service.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def skald_env(data_dir: Path) -> dict[str, str]:
+    """A user's environment: no Redis configured (so Skald embeds one), the fake game loaded."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKALD_")}
+    env.update(
+        SKALD_DATA_DIR=str(data_dir),
+        SKALD_PLUGINS="tests.fakes.race",
+        PYTHONPATH=str(ROOT),
+    )
+    return env
+
+
+def skald(*args: str, data_dir: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "service.cli", *args],
+        env=skald_env(data_dir),
+        cwd=data_dir.parent,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def stored_events(data_dir: Path, game_id: str) -> list[dict[str, object]]:
+    """The events of a game kept under `data_dir`, read back through a fresh embedded Redis."""
+
+    async def read(url: str) -> list[dict[str, object]]:
+        skald = await Skald.connect(Settings(redis_url=url, plugins="tests.fakes.race"))
+        try:
+            page = await skald.events_after(game_id, 0, None, 1000)
+        finally:
+            await skald.close()
+        return [record.event for record in page.events]
+
+    with EmbeddedRedis(data_dir) as redis:
+        return asyncio.run(read(redis.url))
+
+
+@pytest.mark.parametrize(("game", "players"), [("race", 3), ("fjords", 4)])
+def test_demo_plays_a_whole_game_and_keeps_it_in_the_data_directory(
+    tmp_path: Path, game: str, players: int
+) -> None:
+    data_dir = tmp_path / ".skald"
+    # When a user runs the demo with no Redis configured
+    result = skald("demo", "--game", game, "--players", str(players), "--seed", "7",
+                   data_dir=data_dir)  # fmt: skip
+    # Then it prints a score table with every seat and the game id, and exits 0
+    assert result.returncode == 0, result.stderr
+    match = re.search(r"game id: (\S+)", result.stdout)
+    assert match, result.stdout
+    game_id = match.group(1)
+    assert "Total" in result.stdout
+    assert all(f"bot {seat + 1}" in result.stdout for seat in range(players))
+    # And its embedded Redis is gone, the game kept: finished, its seed revealed
+    assert running_url(data_dir) is None
+    events = stored_events(data_dir, game_id)
+    assert events[0]["type"] == "GameCreated"
+    assert events[-1]["type"] == "SeedRevealed"
+
+
+def test_serve_runs_until_sigterm_then_stops_everything_and_keeps_the_data(
+    tmp_path: Path,
+) -> None:
+    data_dir = tmp_path / ".skald"
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "1"],
+        env=skald_env(data_dir),
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as http:
+            wait_until_ready(http, server)
+            created = http.post("/games", json={"game": "race", "config": {"players": 2}})
+            assert created.status_code == 201
+            game_id = created.json()["game_id"]
+        # When it is told to stop, as a container runtime would
+        server.send_signal(signal.SIGTERM)
+        output, _ = server.communicate(timeout=30)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    # Then it exits cleanly, stopping its workers and Redis, and the game is still there
+    assert server.returncode == 0, output.decode()
+    assert b'"embedded_redis.stopped"' in output
+    assert running_url(data_dir) is None
+    assert stored_events(data_dir, game_id)[0]["type"] == "GameCreated"
+
+
+def wait_until_ready(http: httpx.Client, server: subprocess.Popen[bytes]) -> None:
+    """Poll /readyz until the service answers (a child's start cannot be awaited otherwise)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert server.poll() is None, "skald serve exited early"
+        try:
+            if http.get("/readyz").status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError("skald serve did not become ready in 30 s")

@@ -1,0 +1,28 @@
+"""History tests on the real Redis: each test has its own key prefix (see ../conftest.py)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+from redis.asyncio import Redis
+
+from domain.games import unregister
+from service.settings import Settings
+from service.store.redis_events import RedisEventStore
+from tests.fakes.race import register_race
+
+
+@pytest.fixture(autouse=True)
+def race() -> Iterator[None]:
+    register_race()
+    yield
+    unregister("race")
+
+
+@pytest.fixture
+async def real_store(core_settings: Settings) -> AsyncIterator[RedisEventStore]:
+    """The Redis event store on the real server, under this test's own prefix."""
+    client = Redis.from_url(core_settings.redis_url, decode_responses=False)
+    yield RedisEventStore(client, core_settings.key_prefix)
+    await client.aclose()

@@ -1,0 +1,22 @@
+"""The storage contract suite on a real Redis."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from redis.asyncio import Redis
+
+from service.settings import Settings
+from service.store.redis_events import RedisEventStore
+from tests.unit.service.store_contract import EventStoreContract
+
+pytestmark = [pytest.mark.anyio, pytest.mark.redis]
+
+
+class TestRedisEventStoreOnRealRedis(EventStoreContract):
+    @pytest.fixture
+    async def store(self, core_settings: Settings) -> AsyncIterator[RedisEventStore]:
+        client = Redis.from_url(core_settings.redis_url)
+        yield RedisEventStore(client, prefix=core_settings.key_prefix)
+        await client.aclose()

@@ -1,0 +1,210 @@
+"""Submitting commands: tokens, queueing, waiting, refusals, idempotent retries."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import Api, bearer, stream_version, turn
+
+pytestmark = pytest.mark.anyio
+MOVE = {"type": "Move", "steps": 2}
+
+
+async def test_a_command_is_queued_then_applied_by_the_worker(api: Api) -> None:
+    # Given a seated game and the seat whose turn it is
+    game_id, tokens = await api.seated_game()
+    seat = (await turn(api, game_id))["to_act"][0]
+    # When it submits a move without waiting
+    response = await api.client.post(
+        f"/games/{game_id}/commands",
+        json={"command_id": "c-1", "command": MOVE},
+        headers=bearer(tokens[seat]),
+    )
+    # Then the reply is 202 with where to look, and the worker applies it
+    assert response.status_code == 202
+    assert response.json() == {"command_id": "c-1", "status": "queued", "seat": seat}
+    assert response.headers["location"] == f"/games/{game_id}/commands/c-1"
+    assert await api.drain() >= 1
+    outcome = await api.client.get(response.headers["location"], headers=bearer(tokens[seat]))
+    assert outcome.status_code == 200
+    applied = outcome.json()
+    assert applied["status"] == "applied"
+    assert applied["first_version"] <= applied["last_version"] == await stream_version(api, game_id)
+
+
+async def test_an_out_of_turn_command_is_refused_with_the_rules_code(api: Api) -> None:
+    # Given the seat that is NOT to act
+    game_id, tokens = await api.seated_game()
+    other = 1 - (await turn(api, game_id))["to_act"][0]
+    before = await stream_version(api, game_id)
+    # When it submits, and the worker decides
+    await api.client.post(
+        f"/games/{game_id}/commands",
+        json={"command_id": "c-x", "command": MOVE},
+        headers=bearer(tokens[other]),
+    )
+    await api.drain()
+    retry = await api.client.post(
+        f"/games/{game_id}/commands",
+        params={"wait": "1"},
+        json={"command_id": "c-x", "command": MOVE},
+        headers=bearer(tokens[other]),
+    )
+    # Then the answer is a 422 problem carrying the domain's code, and nothing was appended
+    assert retry.status_code == 422
+    assert retry.headers["content-type"] == "application/problem+json"
+    problem = retry.json()
+    assert problem["code"] == "race.not_your_turn"
+    assert problem["detail"].startswith("it is seat")
+    assert problem["details"] == {"to_act": 1 - other}
+    assert problem["instance"] == f"/games/{game_id}/commands/c-x"
+    assert await stream_version(api, game_id) == before
+
+
+async def test_the_same_command_id_applies_once_and_every_reply_names_it(api: Api) -> None:
+    game_id, tokens = await api.seated_game()
+    seat = (await turn(api, game_id))["to_act"][0]
+    before = await stream_version(api, game_id)
+    body = {"command_id": "once", "command": MOVE}
+    # When the same command is sent three times, the worker running in between
+    replies = []
+    for _ in range(3):
+        replies.append(
+            await api.client.post(
+                f"/games/{game_id}/commands", json=body, headers=bearer(tokens[seat])
+            )
+        )
+        await api.drain()
+    # Then the first is queued, the retries name the one applied outcome, applied once
+    assert replies[0].json()["status"] == "queued"
+    assert replies[1].json() == replies[2].json()
+    assert replies[1].json()["status"] == "applied"
+    assert replies[1].json()["first_version"] == before + 1
+    assert await stream_version(api, game_id) == replies[1].json()["last_version"]
+
+
+async def test_reusing_a_command_id_for_another_command_is_a_conflict(api: Api) -> None:
+    game_id, tokens = await api.seated_game()
+    seat = (await turn(api, game_id))["to_act"][0]
+    url, headers = f"/games/{game_id}/commands", bearer(tokens[seat])
+    await api.client.post(url, json={"command_id": "c", "command": MOVE}, headers=headers)
+    clash = await api.client.post(
+        url, json={"command_id": "c", "command": {"type": "Move", "steps": 1}}, headers=headers
+    )
+    assert (clash.status_code, clash.json()["code"]) == (409, "command.id_reused")
+
+
+@pytest.mark.parametrize(
+    ("headers", "code"),
+    [
+        ({}, "token.missing"),
+        ({"authorization": "Basic dXNlcjpwYXNz"}, "token.malformed"),
+        ({"authorization": "Bearer "}, "token.malformed"),
+        ({"authorization": "Bearer not-a-seat-token"}, "token.invalid"),
+    ],
+)
+async def test_commands_need_a_valid_seat_token(
+    api: Api, headers: dict[str, str], code: str
+) -> None:
+    game_id, _ = await api.seated_game()
+    before = await stream_version(api, game_id)
+    response = await api.client.post(
+        f"/games/{game_id}/commands", json={"command_id": "c", "command": MOVE}, headers=headers
+    )
+    assert response.status_code == 401
+    assert response.json()["code"] == code
+    assert response.headers["www-authenticate"].startswith("Bearer")
+    assert await api.drain() == 0
+    assert await stream_version(api, game_id) == before
+
+
+async def test_a_token_of_another_game_is_refused(api: Api) -> None:
+    game_id, _ = await api.seated_game()
+    _, other_tokens = await api.seated_game()
+    response = await api.client.post(
+        f"/games/{game_id}/commands",
+        json={"command_id": "c", "command": MOVE},
+        headers=bearer(other_tokens[0]),
+    )
+    assert (response.status_code, response.json()["code"]) == (401, "token.invalid")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"type": "Teleport"},
+        {"type": "Move"},
+        {"type": "Move", "steps": "two"},
+        {"type": "Move", "steps": 2, "extra": True},
+        {"steps": 2},
+    ],
+    ids=["unknown type", "missing field", "wrong type", "unknown field", "no tag"],
+)
+async def test_a_command_the_game_cannot_decode_is_refused_before_the_queue(
+    api: Api, command: dict[str, object]
+) -> None:
+    game_id, tokens = await api.seated_game()
+    seat = (await turn(api, game_id))["to_act"][0]
+    before = await stream_version(api, game_id)
+    response = await api.client.post(
+        f"/games/{game_id}/commands",
+        json={"command_id": "c", "command": command},
+        headers=bearer(tokens[seat]),
+    )
+    assert response.status_code == 422
+    problem = response.json()
+    assert problem["code"] == "command.bad_payload"
+    assert problem["detail"].startswith("bad command")
+    assert api.scheduler.scheduled == []
+    assert await stream_version(api, game_id) == before
+
+
+async def test_an_unknown_game_is_a_404_problem(api: Api) -> None:
+    response = await api.client.post(
+        "/games/no-such-game/commands",
+        json={"command_id": "c", "command": MOVE},
+        headers=bearer("whatever"),
+    )
+    assert response.status_code == 404
+    assert response.json()["code"] == "game.not_found"
+
+
+async def test_waits_beyond_the_bound_are_refused(api: Api) -> None:
+    game_id, tokens = await api.seated_game()
+    response = await api.client.post(
+        f"/games/{game_id}/commands",
+        params={"wait": str(api.settings.max_wait_s + 1)},
+        json={"command_id": "c", "command": MOVE},
+        headers=bearer(tokens[0]),
+    )
+    assert (response.status_code, response.json()["code"]) == (400, "request.wait_too_long")
+    assert api.scheduler.scheduled == []
+
+
+async def test_another_seats_command_cannot_be_read(api: Api) -> None:
+    game_id, tokens = await api.seated_game()
+    seat = (await turn(api, game_id))["to_act"][0]
+    await api.client.post(
+        f"/games/{game_id}/commands",
+        json={"command_id": "mine", "command": MOVE},
+        headers=bearer(tokens[seat]),
+    )
+    peek = await api.client.get(f"/games/{game_id}/commands/mine", headers=bearer(tokens[1 - seat]))
+    assert (peek.status_code, peek.json()["code"]) == (404, "command.not_found")
+
+
+@pytest.mark.parametrize("settings_overrides", [{"rate_per_seat": 2, "rate_window_s": 600}])
+async def test_a_seat_over_its_command_rate_gets_429_with_retry_after(api: Api) -> None:
+    game_id, tokens = await api.seated_game()
+    seat = (await turn(api, game_id))["to_act"][0]
+    replies = [
+        await api.client.post(
+            f"/games/{game_id}/commands",
+            json={"command_id": f"c-{n}", "command": MOVE},
+            headers=bearer(tokens[seat]),
+        )
+        for n in range(3)
+    ]
+    assert [reply.status_code for reply in replies] == [202, 202, 429]
+    assert replies[2].json()["code"] == "seat.rate_limited"
+    assert int(replies[2].headers["retry-after"]) >= 1

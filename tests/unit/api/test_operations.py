@@ -1,0 +1,84 @@
+"""Health, readiness, metrics and the OpenAPI document."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from openapi_spec_validator import validate
+
+from service.api import create_litestar
+from service.api.openapi import openapi_document
+from service.cli import main
+from service.settings import Settings
+
+from .conftest import Api
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_liveness_and_readiness_with_redis_up(api: Api) -> None:
+    alive = await api.client.get("/healthz")
+    ready = await api.client.get("/readyz")
+    assert (alive.status_code, alive.json()["status"]) == (200, "ok")
+    assert (ready.status_code, ready.json()) == (200, {"status": "ok", "checks": {"redis": "ok"}})
+
+
+async def test_metrics_count_requests_by_route_template(api: Api) -> None:
+    # Given requests on two games and one unknown path
+    for _ in range(2):
+        await api.new_game()
+    await api.client.get("/nowhere")
+    # When Prometheus scrapes
+    response = await api.client.get("/metrics")
+    # Then requests are counted per route template, never per game id
+    text = response.text
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    assert 'skald_http_requests_total{method="POST",route="/games",status="201"} 2.0' in text
+    assert 'route="<unmatched>",status="404"' in text
+    assert "skald_http_request_duration_seconds_bucket" in text
+    assert "skald_sse_streams_open 0.0" in text
+
+
+def test_the_openapi_document_is_valid_and_complete() -> None:
+    # Given the document (the fake game is not registered: the real games are)
+    document = openapi_document(create_litestar(Settings()))
+    # Then it is a valid OpenAPI document
+    validate(document)
+    operations = [operation for path in document["paths"].values() for operation in path.values()]
+    # with one unique operation id each, for generated clients
+    ids = [operation["operationId"] for operation in operations]
+    assert len(ids) == len(set(ids))
+    # every error documented as problem+json (readiness answers its own Health)
+    for operation in operations:
+        for status, response in operation["responses"].items():
+            if status.startswith(("4", "5")) and operation["operationId"] != "readiness":
+                assert set(response["content"]) == {"application/problem+json"}
+    # and each game's payload schemas present and resolvable
+    assert document["x-skald-games"]
+    for refs in document["x-skald-games"].values():
+        for kind in ("config", "command", "event", "view"):
+            assert resolve(document, refs[kind]["$ref"])
+
+
+def resolve(document: dict[str, Any], ref: str) -> Any:
+    node: Any = document
+    for part in ref.removeprefix("#/").split("/"):
+        node = node[part]
+    return node
+
+
+def test_seat_operations_declare_the_bearer_scheme() -> None:
+    document = openapi_document(create_litestar(Settings()))
+    submit = document["paths"]["/games/{game_id}/commands"]["post"]
+    scheme = document["components"]["securitySchemes"]["seatToken"]
+    assert submit["security"] == [{"seatToken": []}]
+    assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
+
+
+def test_skald_openapi_prints_the_document(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["openapi"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == json.loads(json.dumps(openapi_document(create_litestar(Settings()))))

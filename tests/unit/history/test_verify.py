@@ -1,0 +1,163 @@
+"""Verification of stored games, and rebuilding their projections from events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import fakeredis
+import pytest
+
+from contracts.history import GameVerification
+from domain.games import get_game
+from service.history.catalogue import stored_game_ids
+from service.history.service import HistoryService
+from service.store.redis_events import RedisEventStore
+from service.store.side import view_field
+from tests.fakes.race import RaceConfig
+from tests.unit.history.conftest import PREFIX
+from tests.unit.history.playthrough import play_through_store, seed_of
+from tests.unit.history.tamper import edit_events
+
+pytestmark = pytest.mark.anyio
+
+CHECKS = ["stream", "chain", "rules", "events", "outcomes", "projections", "fairness"]
+
+
+def statuses(report: GameVerification) -> dict[str, str]:
+    return {check.name: check.status for check in report.checks}
+
+
+def check(report: GameVerification, name: str) -> Any:
+    return next(c for c in report.checks if c.name == name)
+
+
+async def race(store: RedisEventStore, game_id: str, stop_after: int | None = None) -> int:
+    played = await play_through_store(
+        store,
+        get_game("race"),
+        RaceConfig(players=3, target=15),
+        seed_of(41),
+        game_id,
+        stop_after=stop_after,
+    )
+    return played.last_version
+
+
+def history_service(store: RedisEventStore) -> HistoryService:
+    return HistoryService.on_redis(store.redis, PREFIX, store)
+
+
+async def test_untouched_games_pass_every_check(redis_store: RedisEventStore) -> None:
+    await race(redis_store, "done")
+    await race(redis_store, "playing", stop_after=4)
+    service = history_service(redis_store)
+    done = await service.verify("done")
+    assert done.ok and done.finished
+    assert statuses(done) == dict.fromkeys(CHECKS, "ok")
+    playing = await service.verify("playing")
+    assert playing.ok and not playing.finished
+    # The seed of a game in progress is secret: its check waits for the end
+    assert statuses(playing) == {**dict.fromkeys(CHECKS, "ok"), "fairness": "skipped"}
+
+
+async def test_an_event_edited_in_redis_is_detected_and_its_version_named(
+    redis_store: RedisEventStore,
+) -> None:
+    # Given a finished game whose event at version 9 was edited in Redis
+    await race(redis_store, "g1")
+
+    def edited(event: dict[str, Any]) -> dict[str, Any]:
+        return {**event, "steps": 3} if "steps" in event else {**event, "draw": 0}
+
+    await edit_events(redis_store.redis, PREFIX, "g1", {9: edited}, rechain=False)
+    # When it is verified
+    report = await history_service(redis_store).verify("g1")
+    # Then the chain check fails and names version 9
+    assert not report.ok
+    chain = check(report, "chain")
+    assert chain.status == "failed" and chain.version == 9
+    assert "version 9" in chain.detail
+
+
+async def test_an_event_that_no_longer_decodes_is_named(redis_store: RedisEventStore) -> None:
+    await race(redis_store, "g1")
+    await edit_events(
+        redis_store.redis, PREFIX, "g1", {7: lambda e: {"type": "Teleported"}}, rechain=True
+    )
+    report = await history_service(redis_store).verify("g1")
+    events = check(report, "events")
+    assert events.status == "failed" and events.version == 7
+    assert statuses(report)["chain"] == "ok"
+    assert statuses(report)["projections"] == "skipped"
+
+
+async def test_damaged_projections_are_detected_and_rebuilt_from_events(
+    redis_store: RedisEventStore,
+) -> None:
+    # Given a game whose stored public view was overwritten with something else
+    last = await race(redis_store, "g1", stop_after=5)
+    views_key = redis_store.keys("g1").views
+    damaged = view_field("json", None)
+    good = await redis_store.redis.hget(views_key, damaged)
+    await redis_store.redis.hset(views_key, damaged, b'{"view":"not this"}')
+    service = history_service(redis_store)
+    # When it is verified, then the projections check names the damaged one
+    projections = check(await service.verify("g1"), "projections")
+    assert projections.status == "failed" and damaged in projections.detail
+    # When its projections are rebuilt from events
+    result = await service.rebuild("g1")
+    # Then they are written at the stream's version, equal to what the worker had stored
+    assert result.status == "rebuilt" and result.version == last
+    assert await redis_store.redis.hget(views_key, damaged) == good
+    assert (await service.verify("g1")).ok
+
+
+async def test_projections_left_behind_by_the_stream_are_detected(
+    redis_store: RedisEventStore,
+) -> None:
+    last = await race(redis_store, "g1", stop_after=5)
+    await redis_store.redis.hset(redis_store.keys("g1").views, "v", last - 2)
+    service = history_service(redis_store)
+    projections = check(await service.verify("g1"), "projections")
+    assert projections.status == "failed"
+    assert f"version {last - 2}" in projections.detail
+    await service.rebuild("g1")
+    assert (await service.verify("g1")).ok
+
+
+async def test_a_rebuild_never_rolls_back_newer_projections(redis_store: RedisEventStore) -> None:
+    # Given a game whose views a worker stored at a newer version than the rebuild will see
+    last = await race(redis_store, "g1", stop_after=5)
+    views_key = redis_store.keys("g1").views
+    await redis_store.redis.hset(views_key, mapping={"v": last + 1, "json:p": b"newer"})
+    # When its projections are rebuilt
+    result = await history_service(redis_store).rebuild("g1")
+    # Then nothing is written
+    assert result.status == "newer"
+    assert await redis_store.redis.hget(views_key, "json:p") == b"newer"
+
+
+async def test_verifying_many_games_goes_on_past_failures(redis_store: RedisEventStore) -> None:
+    await race(redis_store, "good")
+    await race(redis_store, "bad")
+    await edit_events(
+        redis_store.redis, PREFIX, "bad", {3: lambda e: e | {"draw": 7}}, rechain=False
+    )
+    seen: list[str] = []
+    reports = await history_service(redis_store).verify_all(
+        ["bad", "gone", "good"], lambda report: seen.append(report.game_id)
+    )
+    assert seen == ["bad", "gone", "good"]
+    assert [report.ok for report in reports] == [False, False, True]
+    assert check(reports[1], "stream").detail == "no game 'gone'"
+
+
+async def test_every_game_under_the_prefix_is_found(
+    redis_store: RedisEventStore, fake_redis: fakeredis.aioredis.FakeRedis
+) -> None:
+    await race(redis_store, "b-game", stop_after=1)
+    await race(redis_store, "a_game", stop_after=1)
+    elsewhere = RedisEventStore(fake_redis, "other:")
+    await race(elsewhere, "not-ours", stop_after=1)
+    assert await stored_game_ids(fake_redis, PREFIX) == ["a_game", "b-game"]
+    assert await history_service(redis_store).game_ids() == ["a_game", "b-game"]

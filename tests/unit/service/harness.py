@@ -1,0 +1,53 @@
+"""The facade over fakeredis, with drain jobs run by hand instead of by RQ workers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import fakeredis
+
+from service.app import Skald
+from service.notify import Publisher
+from service.pipeline.drain import Drainer
+from service.pipeline.session import SessionCache
+from service.settings import Settings
+from service.store.side import Lobby, Views
+from tests.fakes.scheduler import RecordingScheduler
+
+
+@dataclass
+class Harness:
+    """A Skald facade and the worker side that a test drives step by step."""
+
+    skald: Skald
+    scheduler: RecordingScheduler
+    drainer: Drainer
+
+    async def run_jobs(self) -> int:
+        """Run every scheduled drain job, and the jobs they schedule; how many ran."""
+        ran = 0
+        while self.scheduler.scheduled:
+            game_id, job_id = self.scheduler.scheduled.pop(0)
+            self.scheduler.statuses[job_id] = "started"
+            await self.drainer.drain(game_id)
+            self.scheduler.statuses.pop(job_id)
+            ran += 1
+        return ran
+
+
+def make_harness(redis: fakeredis.aioredis.FakeRedis, **settings: object) -> Harness:
+    """A facade on `redis` with the given setting overrides."""
+    config = Settings.from_env({}, redis_url="redis://fake", key_prefix="t:", **settings)
+    scheduler = RecordingScheduler()
+    skald = Skald(config, redis, scheduler)
+    drainer = Drainer(
+        skald.store,
+        Views(redis, config.key_prefix, skald.store.scripts),
+        Lobby(redis, config.key_prefix),
+        Publisher(redis, config.key_prefix),
+        scheduler,
+        SessionCache(16),
+        config.batch_size,
+        int(config.lease_ttl_s * 1000),
+    )
+    return Harness(skald, scheduler, drainer)

@@ -1,0 +1,395 @@
+"""The storage contract: one suite, run against every EventStore adapter.
+
+Subclasses provide a `store` fixture (in memory, fakeredis, real Redis). Everything here is
+what the command path relies on: atomic, version-conditional, fenced appends; idempotent
+submission; commands decided at most once; the drain flag never lost.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from service.pipeline.chain import genesis, link
+from service.store.protocol import (
+    AlreadyDecided,
+    EventStore,
+    GameExists,
+    GameMissing,
+    LeaseLost,
+    VersionConflict,
+)
+from service.store.records import (
+    NO_INBOX_ID,
+    Accepted,
+    Batch,
+    CommandRecord,
+    Decided,
+    Duplicate,
+    GameMeta,
+    NewEvent,
+    ReceivedCommand,
+    Throttled,
+)
+
+GAME = "g1"
+META = GameMeta("race", "1", 2, "2024-01-01T00:00:00+00:00")
+SEED = bytes(range(32))
+LEASE_MS = 10_000
+
+
+def chained(game_id: str, payloads: list[bytes], after: bytes | None = None) -> list[NewEvent]:
+    """Events with correct chain values, continuing from `after` (h_0 by default)."""
+    value = genesis(game_id) if after is None else after
+    events = []
+    for data in payloads:
+        value = link(value, data)
+        events.append(NewEvent(data, value))
+    return events
+
+
+def command(
+    command_id: str, seat: int = 0, body: bytes = b'{"type":"Move","steps":1}'
+) -> ReceivedCommand:
+    return ReceivedCommand(seat, command_id, f"req-{command_id}", body)
+
+
+async def create_game(store: EventStore, game_id: str = GAME, events: int = 3) -> list[NewEvent]:
+    opening = chained(game_id, [f"setup-{n}".encode() for n in range(events)])
+    await store.create(game_id, META, SEED, opening, False)
+    return opening
+
+
+async def submit(store: EventStore, received: ReceivedCommand, rate: int = 0) -> Accepted:
+    result = await store.submit(GAME, received, f"job-{received.command_id}", rate, 1000)
+    assert isinstance(result, Accepted), result
+    return result
+
+
+class EventStoreContract:
+    """Behaviour every EventStore adapter must show."""
+
+    @pytest.fixture
+    def store(self) -> EventStore:
+        raise NotImplementedError
+
+    # --- creating and reading -------------------------------------------------------------
+
+    async def test_a_created_game_reads_back_as_stored(self, store: EventStore) -> None:
+        opening = await create_game(store)
+
+        head = await store.head(GAME)
+        events = await store.read(GAME)
+
+        assert head is not None
+        assert (head.version, head.hash, head.cursor, head.finished) == (
+            3,
+            opening[-1].hash,
+            NO_INBOX_ID,
+            False,
+        )
+        assert [e.version for e in events] == [1, 2, 3]
+        assert [(e.data, e.hash) for e in events] == [(e.data, e.hash) for e in opening]
+        assert await store.meta(GAME) == META
+        assert await store.seed(GAME) == SEED
+
+    async def test_reading_after_a_version_and_with_a_limit(self, store: EventStore) -> None:
+        await create_game(store, events=5)
+
+        middle = await store.read(GAME, after=1, limit=2)
+        tail = await store.read(GAME, after=4)
+        past_the_end = await store.read(GAME, after=5)
+
+        assert [e.version for e in middle] == [2, 3]
+        assert [e.version for e in tail] == [5]
+        assert past_the_end == []
+
+    async def test_creating_an_existing_game_fails_and_changes_nothing(
+        self, store: EventStore
+    ) -> None:
+        opening = await create_game(store)
+
+        with pytest.raises(GameExists):
+            await store.create(GAME, META, b"\x00" * 32, chained(GAME, [b"other"]), True)
+
+        assert [e.data for e in await store.read(GAME)] == [e.data for e in opening]
+        assert await store.seed(GAME) == SEED
+
+    async def test_an_unknown_game_has_nothing(self, store: EventStore) -> None:
+        assert await store.head("nope") is None
+        assert await store.meta("nope") is None
+        assert await store.read("nope") == []
+        assert await store.command("nope", "c1") is None
+        with pytest.raises(GameMissing):
+            await store.submit("nope", command("c1"), "job", 0, 1000)
+
+    # --- the inbox ---------------------------------------------------------------------
+
+    async def test_submitted_commands_queue_in_order_and_the_first_raises_the_flag(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+
+        first = await submit(store, command("c1", seat=0))
+        second = await submit(store, command("c2", seat=1))
+
+        assert (first.schedule_drain, second.schedule_drain) == (True, False)
+        assert await store.drain_flag(GAME) == "job-c1"
+        inbox = await store.inbox(GAME, NO_INBOX_ID, 10)
+        assert [(c.command_id, c.seat, c.request_id) for c in inbox] == [
+            ("c1", 0, "req-c1"),
+            ("c2", 1, "req-c2"),
+        ]
+        assert inbox[0].inbox_id == first.inbox_id
+        assert await store.command(GAME, "c2") == CommandRecord("queued", 1, second.inbox_id)
+
+    async def test_the_same_command_id_is_queued_once(self, store: EventStore) -> None:
+        await create_game(store)
+        accepted = await submit(store, command("c1"))
+
+        again = await store.submit(GAME, command("c1", body=b"{}"), "job-x", 0, 1000)
+
+        assert again == Duplicate(
+            ReceivedCommand(0, "c1", "req-c1", command("c1").body, accepted.inbox_id),
+            CommandRecord("queued", 0, accepted.inbox_id),
+        )
+        assert len(await store.inbox(GAME, NO_INBOX_ID, 10)) == 1
+
+    async def test_a_seat_over_its_rate_is_throttled_and_nothing_is_queued(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+        await submit(store, command("c1"), rate=2)
+        await submit(store, command("c2"), rate=2)
+
+        third = await store.submit(GAME, command("c3"), "job", 2, 1000)
+        other_seat = await store.submit(GAME, command("c4", seat=1), "job", 2, 1000)
+
+        assert isinstance(third, Throttled)
+        assert 0 < third.retry_after_ms <= 1000
+        assert isinstance(other_seat, Accepted)
+        assert await store.command(GAME, "c3") is None
+        assert [c.command_id for c in await store.inbox(GAME, NO_INBOX_ID, 10)] == [
+            "c1",
+            "c2",
+            "c4",
+        ]
+
+    async def test_inbox_reads_after_a_cursor(self, store: EventStore) -> None:
+        await create_game(store)
+        first = await submit(store, command("c1"))
+        await submit(store, command("c2"))
+
+        rest = await store.inbox(GAME, first.inbox_id, 10)
+
+        assert [c.command_id for c in rest] == ["c2"]
+        assert await store.received(GAME, first.inbox_id) == ReceivedCommand(
+            0, "c1", "req-c1", command("c1").body, first.inbox_id
+        )
+        assert rest[0].received_ms >= (await store.inbox(GAME, NO_INBOX_ID, 1))[0].received_ms
+
+    # --- committing a batch ---------------------------------------------------------------
+
+    async def _batch(
+        self, store: EventStore, lease: int, expected: int = 3, decide: str = "c1"
+    ) -> Batch:
+        head = await store.head(GAME)
+        assert head is not None
+        events = chained(GAME, [b"moved", b"scored"], after=head.hash)
+        events = [NewEvent(e.data, e.hash, decide) for e in events]
+        received = (await store.inbox(GAME, head.cursor, 1))[0]
+        record = CommandRecord("applied", received.seat, received.inbox_id, 4, 5)
+        return Batch(
+            lease=lease,
+            expected_version=expected,
+            cursor=received.inbox_id,
+            head_hash=events[-1].hash,
+            events=events,
+            decided=[Decided(decide, record)],
+            lease_ttl_ms=LEASE_MS,
+        )
+
+    async def test_a_commit_appends_records_outcomes_and_moves_the_cursor(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+        accepted = await submit(store, command("c1"))
+        await submit(store, command("c2"))
+        lease = await store.acquire_lease(GAME, LEASE_MS)
+        assert lease is not None
+        batch = await self._batch(store, lease)
+
+        head = await store.commit(GAME, batch)
+
+        assert (head.version, head.hash, head.cursor) == (5, batch.head_hash, accepted.inbox_id)
+        assert await store.head(GAME) == head
+        appended = await store.read(GAME, after=3)
+        assert [(e.version, e.data, e.command_id) for e in appended] == [
+            (4, b"moved", "c1"),
+            (5, b"scored", "c1"),
+        ]
+        assert await store.command(GAME, "c1") == batch.decided[0].record
+        assert [c.command_id for c in await store.inbox(GAME, head.cursor, 10)] == ["c2"]
+
+    async def test_a_commit_at_a_stale_version_conflicts_and_changes_nothing(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+        await submit(store, command("c1"))
+        lease = await store.acquire_lease(GAME, LEASE_MS)
+        assert lease is not None
+        before = await store.head(GAME)
+
+        with pytest.raises(VersionConflict) as raised:
+            await store.commit(GAME, await self._batch(store, lease, expected=2))
+
+        assert raised.value.actual == 3
+        assert await store.head(GAME) == before
+        assert len(await store.read(GAME)) == 3
+        assert (await store.command(GAME, "c1")) is not None
+        assert (await store.command(GAME, "c1")).status == "queued"  # type: ignore[union-attr]
+
+    async def test_a_commit_without_the_lease_is_refused(self, store: EventStore) -> None:
+        await create_game(store)
+        await submit(store, command("c1"))
+        stale = await store.acquire_lease(GAME, LEASE_MS)
+        assert stale is not None
+        await store.release_lease(GAME, stale)
+        current = await store.acquire_lease(GAME, LEASE_MS)
+        assert current is not None and current > stale
+
+        with pytest.raises(LeaseLost):
+            await store.commit(GAME, await self._batch(store, stale))
+
+        assert len(await store.read(GAME)) == 3
+
+    async def test_a_command_is_decided_at_most_once(self, store: EventStore) -> None:
+        await create_game(store)
+        await submit(store, command("c1"))
+        lease = await store.acquire_lease(GAME, LEASE_MS)
+        assert lease is not None
+        await store.commit(GAME, await self._batch(store, lease))
+        head = await store.head(GAME)
+        assert head is not None
+        replay = Batch(
+            lease=lease,
+            expected_version=5,
+            cursor=head.cursor,
+            head_hash=link(head.hash, b"again"),
+            events=[NewEvent(b"again", link(head.hash, b"again"), "c1")],
+            decided=[Decided("c1", CommandRecord("applied", 0, head.cursor, 6, 6))],
+        )
+
+        with pytest.raises(AlreadyDecided):
+            await store.commit(GAME, replay)
+
+        assert len(await store.read(GAME)) == 5
+        assert await store.head(GAME) == head
+
+    async def test_projections_are_stored_with_their_version(self, store: EventStore) -> None:
+        await store.create(GAME, META, SEED, chained(GAME, [b"a"]), False, {"json:p": b"v1"})
+        await submit(store, command("c1"))
+        lease = await store.acquire_lease(GAME, LEASE_MS)
+        assert lease is not None
+        opening = await store.view(GAME, "json:p")
+        batch = await self._batch(store, lease, expected=1)
+
+        await store.commit(
+            GAME,
+            Batch(
+                batch.lease,
+                batch.expected_version,
+                batch.cursor,
+                batch.head_hash,
+                batch.events,
+                batch.decided,
+                views={"json:p": b"v3", "json:0": b"mine"},
+            ),
+        )
+
+        assert opening == (1, b"v1")
+        assert await store.view(GAME, "json:p") == (3, b"v3")
+        assert await store.view(GAME, "json:0") == (3, b"mine")
+        assert await store.view(GAME, "json:9") is None
+        assert await store.view("nope", "json:p") is None
+
+    async def test_a_finishing_commit_marks_the_game_over(self, store: EventStore) -> None:
+        await create_game(store)
+        await submit(store, command("c1"))
+        lease = await store.acquire_lease(GAME, LEASE_MS)
+        assert lease is not None
+        batch = await self._batch(store, lease)
+
+        head = await store.commit(
+            GAME,
+            Batch(
+                batch.lease,
+                batch.expected_version,
+                batch.cursor,
+                batch.head_hash,
+                batch.events,
+                batch.decided,
+                finished=True,
+            ),
+        )
+
+        assert head.finished
+        stored = await store.head(GAME)
+        assert stored is not None and stored.finished
+
+    # --- leases and the drain flag --------------------------------------------------------
+
+    async def test_one_lease_holder_at_a_time(self, store: EventStore) -> None:
+        await create_game(store)
+
+        first = await store.acquire_lease(GAME, LEASE_MS)
+        second = await store.acquire_lease(GAME, LEASE_MS)
+        assert first is not None
+        await store.release_lease(GAME, first + 1000)  # a wrong token releases nothing
+        still_held = await store.lease_held(GAME)
+        await store.release_lease(GAME, first)
+        third = await store.acquire_lease(GAME, LEASE_MS)
+
+        assert second is None
+        assert still_held
+        assert third is not None and third > first
+
+    async def test_finishing_a_drain_with_nothing_waiting_lowers_the_flag(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+        await submit(store, command("c1"))
+        lease = await store.acquire_lease(GAME, LEASE_MS)
+        assert lease is not None
+        await store.commit(GAME, await self._batch(store, lease))
+
+        more = await store.finish_drain(GAME, "job-next")
+        later = await submit(store, command("c2"))
+
+        assert not more
+        assert later.schedule_drain  # the flag was down: this submitter must enqueue
+
+    async def test_finishing_a_drain_with_commands_waiting_hands_over(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+        await submit(store, command("c1"))
+        lease = await store.acquire_lease(GAME, LEASE_MS)
+        assert lease is not None
+        batch = await self._batch(store, lease)
+        await submit(store, command("c2"))  # arrives while the batch is being decided
+        await store.commit(GAME, batch)
+
+        more = await store.finish_drain(GAME, "job-next")
+        later = await submit(store, command("c3"))
+
+        assert more
+        assert await store.drain_flag(GAME) == "job-next"
+        assert not later.schedule_drain
+
+    async def test_the_sweeper_can_name_a_new_drain_job(self, store: EventStore) -> None:
+        await create_game(store)
+        await submit(store, command("c1"))
+
+        await store.set_drain_flag(GAME, "job-replacement")
+
+        assert await store.drain_flag(GAME) == "job-replacement"

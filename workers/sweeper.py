@@ -1,0 +1,40 @@
+"""The sweeper thread of a worker process: finds inboxes whose drain job was lost."""
+
+from __future__ import annotations
+
+import threading
+
+import structlog
+
+from service.settings import Settings
+from workers.runtime import WorkerRuntime
+
+log = structlog.get_logger("skald.sweeper")
+
+
+class SweeperThread(threading.Thread):
+    """Every `sweep_interval_s`, re-queue games with waiting commands and no live drain."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(name="skald-sweeper", daemon=True)
+        self.settings = settings
+        self._stop_requested = threading.Event()
+
+    def run(self) -> None:
+        """Sweep until stopped; a failed sweep (Redis down) is logged and retried next time."""
+        runtime = WorkerRuntime(self.settings)  # its own loop and clients: a thread of its own
+        try:
+            while not self._stop_requested.wait(self.settings.sweep_interval_s):
+                try:
+                    report = runtime.sweep()
+                except Exception as exc:
+                    log.warning("sweep_failed", error=repr(exc))
+                    continue
+                if report.requeued:
+                    log.info("sweep_done", **vars(report))
+        finally:
+            runtime.close()
+
+    def stop(self) -> None:
+        """Ask the thread to stop after the current sweep."""
+        self._stop_requested.set()
