@@ -100,25 +100,24 @@ def play(
 
 
 def score_table(game: str, game_id: str, seats: list[SeatJoined], outcome: Outcome) -> Table:
-    """The final scores: rank, seat, total and the points of each rule."""
+    """The final scores: a column per player (best first), a row per scoring rule.
+
+    Rules are rows so that a game with many of them still fits a narrow terminal.
+    """
     rules = sorted({rule for score in outcome.scores for rule in score.breakdown})
-    table = Table(title=f"{game} · game {game_id}", title_justify="left")
-    table.add_column("Rank", justify="right")
-    table.add_column("Seat", justify="right")
-    table.add_column("Player")
-    for rule in rules:
-        table.add_column(rule.replace("_", " "), justify="right")
-    table.add_column("Total", justify="right", style="bold")
+    ranked = sorted(outcome.scores, key=lambda s: (s.rank, s.seat))
     names = {joined.seat: f"bot {joined.seat + 1}" for joined in seats}
-    for score in sorted(outcome.scores, key=lambda s: (s.rank, s.seat)):
+    table = Table(title=f"{game} · game {game_id}", title_justify="left")
+    table.add_column("")
+    for score in ranked:
         winner = "★ " if score.seat in outcome.winners else ""
-        table.add_row(
-            f"{winner}{score.rank}",
-            str(score.seat),
-            names.get(score.seat, "?"),
-            *(str(score.breakdown.get(rule, 0)) for rule in rules),
-            str(score.total),
-        )
+        header = f"{winner}{names.get(score.seat, '?')}\nseat {score.seat}"
+        table.add_column(header, justify="right")
+    table.add_row("rank", *(str(score.rank) for score in ranked))
+    for rule in rules:
+        points = (str(score.breakdown.get(rule, 0)) for score in ranked)
+        table.add_row(rule.replace("_", " "), *points)
+    table.add_row("total", *(str(score.total) for score in ranked), style="bold")
     if outcome.tie_break:
         table.caption = f"tie-break: {outcome.tie_break}"
     return table
