@@ -18,10 +18,16 @@ class Request(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 
 class CreateGameRequest(Request, frozen=True):
-    """Create a game: which game, and its options (`players` plus the game's own fields)."""
+    """Create a game: which game, and its options (`players` plus the game's own fields).
+
+    `seed_hex` (64 hex digits) fixes the game's secret seed, for reproducible demos and tests.
+    Only a server started with SKALD_ALLOW_CHOSEN_SEEDS accepts it: in production every seed
+    is drawn by the server, or the players could choose their own luck.
+    """
 
     game: str
     config: dict[str, Any]
+    seed_hex: str | None = None
 
 
 class GameCreated(msgspec.Struct, frozen=True):

@@ -68,6 +68,8 @@ from service.store.redis_events import RedisEventStore
 from service.store.scripts import Scripts
 from service.store.side import Lobby, PendingIndex, Seats, Views, view_field
 
+SEED_BYTES = 32  # a game's secret seed (DESIGN: randomness is provably fair)
+
 ViewFormat = str  # "json" or "msgpack"
 _META_CACHE_SIZE = 10_000
 
@@ -136,13 +138,16 @@ class Skald:
         return meta
 
     @redis_guarded
-    async def create_game(self, game: str, config: dict[str, Any]) -> GameCreated:
-        """Create a game with a fresh secret seed; InvalidInput for an unknown game/bad config."""
+    async def create_game(
+        self, game: str, config: dict[str, Any], seed_hex: str | None = None
+    ) -> GameCreated:
+        """Create a game with a fresh secret seed (or a chosen one, where settings allow it);
+        InvalidInput for an unknown game or a bad config or seed."""
         codec = codec_for(game)
         if not isinstance(config, dict):
             raise InvalidInput("game.bad_config", "a game's config is a JSON object")
         game_id = secrets.token_urlsafe(12)
-        seed = secrets.token_bytes(32)
+        seed = secrets.token_bytes(SEED_BYTES) if seed_hex is None else self._chosen_seed(seed_hex)
         now = datetime.now(UTC)
         opened = open_game(codec, game_id, config, seed, now.isoformat(timespec="seconds"))
         version = len(opened.events)
@@ -157,6 +162,25 @@ class Skald:
             seats=opened.meta.seats,
             seed_sha256=opened.seed_sha256,
         )
+
+    def _chosen_seed(self, seed_hex: str) -> bytes:
+        """The client's seed, if this server accepts chosen seeds and it is 32 bytes in hex."""
+        if not self.settings.allow_chosen_seeds:
+            raise Forbidden(
+                "game.chosen_seed_refused",
+                "this server draws every game's seed itself; a chosen seed is accepted only "
+                "by a server started with SKALD_ALLOW_CHOSEN_SEEDS (demos and tests)",
+            )
+        try:
+            seed = bytes.fromhex(seed_hex)
+        except ValueError:
+            seed = b""
+        if len(seed) != SEED_BYTES:
+            raise InvalidInput(
+                "game.bad_seed",
+                f"a seed is {SEED_BYTES} bytes written as {2 * SEED_BYTES} hex digits",
+            )
+        return seed
 
     @redis_guarded
     async def join(self, game_id: str, seat: int | None, name: str) -> SeatJoined:

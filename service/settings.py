@@ -32,6 +32,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # Comma-separated modules imported at start-up, e.g. to register games kept outside
     # domain/games/ (test fakes); every process (API and workers) must import the same ones.
     plugins: str = ""
+    # Accept a seed chosen by the client at game creation (reproducible demos and tests).
+    # Never in production: whoever chooses the seed knows every draw in advance.
+    allow_chosen_seeds: bool = False
 
     # Limits (issue 7).
     max_body_bytes: int = 64 * 1024
@@ -52,6 +55,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     sweep_interval_s: float = 5.0  # how often a worker looks for inboxes with no drain job
     sweep_grace_s: float = 1.0  # games submitted to more recently are left alone
     drain_stale_s: float = 10.0  # a "started" drain with no lease and older commands is dead
+
+    # Benchmarks only: serve POST /bench/echo/games/{id}/commands, which decodes the same body
+    # as a command submission and answers at once, the HTTP ceiling `skald bench` compares to.
+    bench_echo: bool = False
 
     @property
     def plugin_modules(self) -> list[str]:

@@ -52,9 +52,11 @@ class SkaldClient:
     def __exit__(self, *exc_info: object) -> None:
         self.http.close()
 
-    def create_game(self, game: str, config: dict[str, Any]) -> GameCreated:
-        """POST /games."""
-        body = CreateGameRequest(game=game, config=config)
+    def create_game(
+        self, game: str, config: dict[str, Any], seed_hex: str | None = None
+    ) -> GameCreated:
+        """POST /games (`seed_hex` only where the server accepts chosen seeds)."""
+        body = CreateGameRequest(game=game, config=config, seed_hex=seed_hex)
         return self._call(GameCreated, "POST", "/games", body=body, expect=(201,))
 
     def join(self, game_id: str, seat: int | None = None, name: str = "") -> SeatJoined:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,11 @@ MAX_MOVES = 100_000
 
 class DemoError(RuntimeError):
     """The demo could not finish its game."""
+
+
+def game_seed_hex(seed: int) -> str:
+    """The game's secret seed for a demo on its own service: the same --seed, the same game."""
+    return hashlib.sha256(f"skald-demo-game:{seed}".encode()).hexdigest()
 
 
 def bot_seed(seed: int, seat: int) -> bytes:
@@ -67,10 +73,19 @@ def demo_config(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def play(
-    client: SkaldClient, game: str, config: dict[str, Any], seed: int, on_move: Any = None
+    client: SkaldClient,
+    game: str,
+    config: dict[str, Any],
+    seed: int,
+    on_move: Any = None,
+    seed_hex: str | None = None,
 ) -> tuple[str, list[SeatJoined], Turn]:
-    """Create a game, seat a bot per player, play to the end; (game id, seats, final turn)."""
-    created = client.create_game(game, config)
+    """Create a game, seat a bot per player, play to the end; (game id, seats, final turn).
+
+    `seed_hex` fixes the game's own seed (a server that accepts chosen seeds); without it the
+    server draws the seed and only the bots' choices follow `seed`.
+    """
+    created = client.create_game(game, config, seed_hex)
     seats = [client.join(created.game_id, name=f"bot {n + 1}") for n in range(created.seats)]
     tokens = {joined.seat: joined.token for joined in seats}
     bots = {joined.seat: RandomBot(bot_seed(seed, joined.seat)) for joined in seats}
@@ -149,7 +164,13 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--game", default=None, help="which game (default: the first known)")
     parser.add_argument("--players", type=int, default=2, help="seats (default 2)")
-    parser.add_argument("--seed", type=int, default=7, help="seed of the bots' choices")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=7,
+        help="seed of the bots' choices and, on the demo's own service, of the game's draws "
+        "(with --url the server draws the game's seed)",
+    )
     parser.add_argument("--url", help="play against this running API instead of starting one")
     parser.add_argument("--variant", help="the game's variant (passed as config.variant)")
     parser.add_argument("--runes", help="comma-separated rune stones (config.runes)")
@@ -168,14 +189,19 @@ def run(args: argparse.Namespace) -> int:
     game = args.game or game_names()[0]
     config = demo_config(args)
     with contextlib.ExitStack() as stack:
-        url = args.url or stack.enter_context(service_for_run(Settings.from_env(), args.workers))
+        # Only the demo's own service accepts a chosen seed; a server at --url draws its own.
+        settings = Settings.from_env(allow_chosen_seeds=True)
+        url = args.url or stack.enter_context(service_for_run(settings, args.workers))
+        seed_hex = None if args.url else game_seed_hex(args.seed)
         with console.status(f"{game}: playing…") as status, SkaldClient(url) as client:
 
             def on_move(move: int, version: int | None) -> None:
                 status.update(f"{game}: move {move + 1}, version {version}")
 
             try:
-                game_id, seats, final = play(client, game, config, args.seed, on_move)
+                game_id, seats, final = play(
+                    client, game, config, args.seed, on_move, seed_hex=seed_hex
+                )
             except ApiProblem as problem:
                 raise DemoError(str(problem)) from None
     assert final.outcome is not None

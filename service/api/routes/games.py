@@ -31,7 +31,7 @@ NO_STORE = {"cache-control": "no-store"}
     "own fields). The game opens in the lobby until every seat is taken.",
     tags=TAGS,
     status_code=201,
-    responses=problems(400, 413, 422, 503),
+    responses=problems(400, 403, 413, 422, 503),
 )
 async def create_game(
     request: Request[Any, Any, Any],
@@ -39,7 +39,7 @@ async def create_game(
     data: JSONBody[CreateGameRequest],
 ) -> Response[GameCreated]:
     """Create a game."""
-    created = await skald.create_game(data.game, data.config)
+    created = await skald.create_game(data.game, data.config, data.seed_hex)
     log_fields(request.scope)["game_id"] = created.game_id
     return reply(request, created, 201)
 
