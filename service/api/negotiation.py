@@ -15,6 +15,7 @@ from typing import Any
 
 import msgspec
 from litestar import Request, Response
+from litestar.exceptions import SerializationException
 from litestar.serialization import decode_msgpack
 from litestar.types import Serializer
 
@@ -38,7 +39,12 @@ class NegotiatingRequest(Request[Any, Any, Any]):
         """The decoded body: MessagePack when the Content-Type says so, JSON otherwise."""
         if is_msgpack(self.content_type[0]):
             # Litestar turns decode errors here into a 400, as it does for malformed JSON.
-            return decode_msgpack(await self.body(), target_type=Any)
+            body = await self.body()
+            try:
+                return decode_msgpack(body, target_type=Any)
+            except UnicodeDecodeError as exc:
+                # msgspec reports a string that is not UTF-8 this way, not as DecodeError.
+                raise SerializationException(f"a MessagePack string is not UTF-8: {exc}") from None
         return await super().json()
 
 

@@ -1,0 +1,119 @@
+"""Workers killed with SIGKILL at random (seeded) moments while many games are played.
+
+Beyond tests/integration/test_faults.py (every acknowledged command applied exactly once), the
+clients here also fire commands they never wait for (out of turn, or abandoned after a short
+wait): those apply at most once. Every stream's hash chain, events, projections and seed then
+pass `skald verify`'s checks, and every game finishes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+
+import pytest
+
+from service.app import Skald
+from service.history.service import HistoryService
+from service.store.records import NO_INBOX_ID
+from tests.fakes.players import ClientBot
+from tests.fakes.race import race_config, register_race
+from tests.integration.conftest import Workers
+
+from .figures import record_figures
+
+pytestmark = [pytest.mark.anyio, pytest.mark.redis]
+
+WAIT_S = 5.0
+
+
+async def play(
+    skald: Skald, game_id: str, seed: int, decided: asyncio.Queue[str], counts: Counter[str]
+) -> None:
+    """Play a game to its end; each move may come with a stray command nobody waits for."""
+    rng = random.Random(seed)
+    bots = {seat: ClientBot(seed + seat) for seat in range(2)}
+    sent = 0
+    while not (public := await skald.turn(game_id, None)).finished:
+        seat = public.to_act[0]
+        if rng.random() < 0.3:
+            # A stray: the other seat moves out of turn and never asks what became of it.
+            stray = {"type": "Move", "steps": 1}
+            await skald.submit(game_id, 1 - seat, f"{game_id}-stray-{sent}", stray, "r")
+            counts["fire_and_forget"] += 1
+        options = (await skald.turn(game_id, seat)).legal_commands
+        command_id = f"{game_id}-{sent}"
+        command = bots[seat].choose(options)
+        while True:
+            await skald.submit(game_id, seat, command_id, command, "r")
+            outcome = await skald.wait_outcome(game_id, command_id, WAIT_S)
+            if outcome.status != "queued":
+                break
+            counts["retried_after_timeout"] += 1  # same id: the one outcome comes back
+        assert outcome.status == "applied", outcome
+        counts["acknowledged"] += 1
+        decided.put_nowait(command_id)
+        sent += 1
+
+
+async def chaos(
+    workers: Workers, decided: asyncio.Queue[str], rng: random.Random, counts: Counter[str]
+) -> None:
+    """SIGKILL a random worker after a random number (1-15) of decided commands, and replace it."""
+    while True:
+        for _ in range(rng.randint(1, 15)):
+            await decided.get()
+        workers.kill(rng.randrange(len(workers.processes)))
+        workers.start(1)
+        counts["worker_kills"] += 1
+
+
+@pytest.mark.parametrize(
+    ("games", "target"),
+    [pytest.param(8, 24, id="short"), pytest.param(60, 60, id="long", marks=pytest.mark.slow)],
+)
+async def test_workers_killed_at_random_lose_nothing_and_apply_nothing_twice(
+    skald: Skald, workers: Workers, games: int, target: int
+) -> None:
+    # Given games played by clients while workers are killed at random
+    register_race()
+    workers.start(3)
+    game_ids = [
+        (await skald.create_game("race", race_config(2, target))).game_id for _ in range(games)
+    ]
+    counts: Counter[str] = Counter()
+    decided: asyncio.Queue[str] = asyncio.Queue()
+    killer = asyncio.create_task(chaos(workers, decided, random.Random(2026), counts))
+    await asyncio.gather(
+        *(play(skald, game_id, 1000 * n, decided, counts) for n, game_id in enumerate(game_ids))
+    )
+    killer.cancel()
+
+    history = HistoryService.on_redis(skald.redis, skald.settings.key_prefix)
+    for game_id in game_ids:
+        # Then every command that reached the inbox applied at most once, in one span
+        stored = await skald.store.read(game_id)
+        events_of: Counter[str | None] = Counter(event.command_id for event in stored)
+        inbox = await skald.store.inbox(game_id, NO_INBOX_ID, 100_000)
+        assert len(inbox) == len({received.command_id for received in inbox})
+        for received in inbox:
+            outcome = await skald.outcome(game_id, received.command_id)
+            if outcome.status == "applied":
+                span = (outcome.last_version or 0) - (outcome.first_version or 0) + 1
+                assert events_of[received.command_id] == span
+            else:
+                assert events_of[received.command_id] == 0, outcome
+        # And the record verifies: chain, replayed events, projections, seed and draws
+        verification = await history.verify(game_id)
+        assert verification.ok, [c for c in verification.checks if c.status == "failed"]
+        assert verification.finished
+        counts["commands_in_inboxes"] += len(inbox)
+    assert counts["worker_kills"] >= 2
+    record_figures(
+        f"worker_chaos_{games}_games",
+        games=games,
+        lost=0,
+        applied_twice=0,
+        **dict(sorted(counts.items())),
+    )
