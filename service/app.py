@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from redis import Redis as SyncRedis
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 from contracts.api import (
     CommandOutcome,
@@ -72,6 +72,8 @@ SEED_BYTES = 32  # a game's secret seed (DESIGN: randomness is provably fair)
 
 ViewFormat = str  # "json" or "msgpack"
 _META_CACHE_SIZE = 10_000
+_REDIS_CONNECTIONS = 256
+_REDIS_POOL_WAIT_S = 10.0
 
 
 class Skald:
@@ -105,7 +107,13 @@ class Skald:
         if not settings.redis_url:
             raise ValueError("no Redis configured: set SKALD_REDIS_URL")
         load_plugins(settings)
-        redis = Redis.from_url(settings.redis_url, decode_responses=False)
+        # A blocking pool: past its size a request waits for a free connection, where the
+        # default pool (100 connections) failed it with "Too many connections" (a 503) as
+        # soon as a hundred requests were in flight at once (found by `skald bench`).
+        pool = BlockingConnectionPool.from_url(
+            settings.redis_url, max_connections=_REDIS_CONNECTIONS, timeout=_REDIS_POOL_WAIT_S
+        )
+        redis = Redis(connection_pool=pool)
         queue_redis = SyncRedis.from_url(settings.queue_redis_url)
         scheduler = RQScheduler(
             queue_redis, settings.queue_name, settings.key_prefix, settings.job_timeout_s

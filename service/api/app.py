@@ -21,7 +21,7 @@ from .metrics import ApiMetrics, MetricsMiddleware
 from .negotiation import NegotiatingRequest
 from .openapi import openapi_config
 from .problems import exception_handlers
-from .routes import commands, games, history, ops, reads, stream
+from .routes import bench, commands, games, history, ops, reads, stream
 
 ROUTES = [
     games.create_game,
@@ -53,7 +53,7 @@ def create_litestar(settings: Settings, connect: Connect = Skald.connect) -> Lit
         return Provide(lambda: value, use_cache=True, sync_to_thread=False)
 
     return Litestar(
-        route_handlers=ROUTES,
+        route_handlers=[*ROUTES, bench.echo_command] if settings.bench_echo else ROUTES,
         dependencies={
             "skald": Provide(facade.get),
             "facade": constant(facade),

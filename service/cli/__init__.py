@@ -8,9 +8,10 @@
     skald audit      everything about one move (by version or command id)
     skald verify     check stored games: chain, events, projections, seed and draws
     skald rebuild-projections   recompute every projection from events
+    skald bench      the benchmark suite (from a source checkout)
 
-Settings come from SKALD_* environment variables (see service.settings). Later sub-commands
-(bench) add a module and a line in COMMANDS.
+Settings come from SKALD_* environment variables (see service.settings). A sub-command is a
+module here and a line in COMMANDS.
 """
 
 from __future__ import annotations
@@ -19,14 +20,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from service.cli import audit, demo, openapi, rebuild, replay, serve, verify, worker
+from service.cli import audit, bench, demo, openapi, rebuild, replay, serve, verify, worker
 from service.cli.demo import DemoError
 from service.cli.processes import Shutdown
 from service.embedded_redis import EmbeddedRedisError
 from service.errors import ServiceError
 
 # Each module offers `add_parser(subparsers)`, which sets `run(args) -> exit status`.
-COMMANDS = (serve, worker, demo, openapi, replay, audit, verify, rebuild)
+COMMANDS = (serve, worker, demo, openapi, replay, audit, verify, rebuild, bench)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -7,6 +7,7 @@ Figures, each a median over seeded random games (RandomBot), measured in this pr
 - a whole random game: setup, then every turn's legal_commands + decide + evolve;
 - replaying that game (folding its events);
 - the baseline: msgspec JSON encoding and decoding that game's events.
+`engine_figures` gives the figures `skald bench` reports (replay against decoding alone).
 Costs are also given as ratios to the baseline, which is what to compare across machines.
 It also prints the average share of tiles placed by such games for 2, 3 and 4 players (the
 provisional tile set is chosen to make it high).
@@ -77,6 +78,35 @@ def share_placed(players: int, seed: int) -> float:
     """The share of the game's landscape tiles that ended up on the board."""
     _, _, final = play_to_end(players, seed)
     return (len(final.board) - len(GAME.tiles.starting)) / len(GAME.tiles.bag_for(players))
+
+
+def engine_figures(games: int, players: int = 4) -> dict[str, float]:
+    """The issue's rules-engine figures, medians over `games` seeded random games.
+
+    `replay_vs_decode` compares folding a game's (already decoded) events with decoding the
+    same events from their stored JSON alone: 1.0 means replay costs what decoding costs.
+    """
+    legal, whole, replay, decode, events_per_game = [], [], [], [], []
+    for seed in range(games):
+        whole.append(timed(lambda seed=seed: play(players, seed)))
+        events, late = play(players, seed)
+        assert late is not None
+        seat = GAME.to_act(late)[0]
+        legal.append(timed(lambda late=late, seat=seat: GAME.legal_commands(late, seat), 20))
+        replay.append(timed(lambda events=events: fold(GAME, events), 5))
+        encoded = ENCODER.encode(events)
+        decode.append(timed(lambda encoded=encoded: EVENTS_DECODER.decode(encoded), 5))
+        events_per_game.append(len(events))
+    per_game = statistics.median(events_per_game)
+    replay_per_s = per_game / statistics.median(replay)
+    decode_per_s = per_game / statistics.median(decode)
+    return {
+        "legal_commands_late_ms": statistics.median(legal) * 1e3,
+        "random_games_per_s": 1 / statistics.median(whole),
+        "replay_events_per_s": replay_per_s,
+        "decode_events_per_s": decode_per_s,
+        "replay_vs_decode": replay_per_s / decode_per_s,
+    }
 
 
 def main() -> None:

@@ -1,0 +1,112 @@
+"""The whole benchmark suite `skald bench` runs: every figure of issue 6 in one dict.
+
+Each headline figure is a ratio against a baseline measured in the same run (the machines are
+shared and noisy); the absolute rates are printed too, with the machine they came from.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import platform
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import structlog
+from redis.asyncio import Redis
+
+from tests.bench.bench_e2e import FULL, QUICK, E2ELoad, e2e_figures
+from tests.bench.bench_fjords_engine import engine_figures
+from tests.bench.bench_storage import rebuild_figures, storage_figures
+from tests.bench.chart import draw_load_chart
+
+
+@dataclass(frozen=True)
+class SuiteLoad:
+    """How much work each part of the suite does."""
+
+    e2e: E2ELoad
+    engine_games: int
+    storage_games: int
+    rebuild_games: int
+
+
+QUICK_SUITE = SuiteLoad(QUICK, engine_games=5, storage_games=2, rebuild_games=1000)
+FULL_SUITE = SuiteLoad(FULL, engine_games=20, storage_games=5, rebuild_games=10_000)
+# A load small enough for a smoke test of the command (figures meaningless, keys all there).
+TINY_SUITE = SuiteLoad(
+    E2ELoad(4, 3, 2, 5.0, 0.5, (0.5,), workers=1),
+    engine_games=1,
+    storage_games=1,
+    rebuild_games=3,
+)
+
+# Figure -> (comparison, target) from the issue; met when `figure <op> target`.
+TARGETS: dict[str, tuple[str, float]] = {
+    "e2e_vs_echo": (">=", 0.25),
+    "e2e_vs_naive": (">=", 5.0),
+    "p99_half_max_ms": ("<", 50.0),
+    "p50_light_ms": ("<", 10.0),
+    "replay_vs_decode": (">=", 0.5),
+    "bytes_per_event": ("<", 200.0),
+}
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were measured on."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as info:
+            names = [
+                line.split(":", 1)[1].strip() for line in info if line.startswith("model name")
+            ]
+        cpu = names[0] if names else cpu
+    except OSError:
+        pass
+    return {
+        "cpus": os.cpu_count(),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "system": platform.platform(terse=True),
+    }
+
+
+def target_report(figures: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each target with the measured figure and whether it was met."""
+    report = {}
+    for key, (op, target) in TARGETS.items():
+        value = figures[key]
+        met = value >= target if op == ">=" else value < target
+        report[key] = {"value": value, "target": f"{op} {target:g}", "met": met}
+    return report
+
+
+async def run_suite(
+    redis_url: str,
+    load: SuiteLoad,
+    chart: Path | None = None,
+    progress: Callable[[str], None] = lambda step: None,
+) -> dict[str, Any]:
+    """Measure everything; draw the load chart into `chart` when given."""
+    # The in-process drainer logs one line per batch: figures are the output here.
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    figures: dict[str, Any] = {"machine": machine()}
+    progress("rules engine")
+    figures.update(engine_figures(load.engine_games))
+    redis = Redis.from_url(redis_url)
+    try:
+        progress("storage")
+        figures.update(await storage_figures(redis, "fjords", load.storage_games))
+        progress(f"rebuild of {load.rebuild_games} games")
+        figures.update(await rebuild_figures(redis, load.rebuild_games))
+    finally:
+        await redis.aclose()
+    progress("end to end over HTTP")
+    figures.update(await e2e_figures(redis_url, load.e2e))
+    figures["targets"] = target_report(figures)
+    if chart is not None:
+        draw_load_chart(figures, chart)
+        figures["chart"] = str(chart)
+    return figures

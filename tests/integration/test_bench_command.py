@@ -1,0 +1,58 @@
+"""Smoke test of `skald bench`: the command runs end to end and reports every figure.
+
+It runs on a load far too small for its figures to mean anything, so nothing about speed is
+asserted: the suite itself (tests/bench) is where speed is measured.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.bench.suite import TARGETS
+
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+CHECKOUT = Path(__file__).resolve().parents[2]
+FIGURES = {
+    "e2e_per_s",
+    "echo_per_s",
+    "naive_per_s",
+    "latency_light",
+    "latency_half_max",
+    "load_curve",
+    "legal_commands_late_ms",
+    "random_games_per_s",
+    "replay_events_per_s",
+    "decode_events_per_s",
+    "rebuild_events_per_s",
+    "bytes_per_game",
+    "machine",
+    *TARGETS,
+}
+
+
+@pytest.mark.redis
+def test_bench_prints_every_figure_as_one_json_object(tmp_path: Path) -> None:
+    # Given a real Redis, when the bench runs on a tiny load with --json and a chart path
+    chart = tmp_path / "load.png"
+    env = {**os.environ, "SKALD_REDIS_URL": REDIS_URL}
+    done = subprocess.run(
+        [sys.executable, "-m", "service.cli", "bench", "--tiny", "--json", "--chart", str(chart)],
+        cwd=CHECKOUT,
+        env=env,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    # Then it succeeds, prints one JSON object carrying every figure and target, and the PNG
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    figures = json.loads(done.stdout)
+    assert figures.keys() >= FIGURES
+    assert set(figures["targets"]) == set(TARGETS)
+    assert all(figures[key] > 0 for key in ("e2e_per_s", "echo_per_s", "naive_per_s"))
+    assert chart.read_bytes().startswith(b"\x89PNG")
