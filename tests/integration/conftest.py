@@ -51,11 +51,6 @@ def clean_up(settings: Settings) -> None:
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def core_settings() -> Iterator[Settings]:
     """Settings of one test: its own prefix and queue, fast sweeps and short leases."""
     run = uuid.uuid4().hex[:10]

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 from redis.asyncio import Redis
 
-from domain.games import unregister
 from service.settings import Settings
 from service.store.redis_events import RedisEventStore
-from tests.fakes.race import register_race
+from tests.fakes.race import RaceGame
 
 
 @pytest.fixture(autouse=True)
-def race() -> Iterator[None]:
-    register_race()
-    yield
-    unregister("race")
+def race_registered(race: RaceGame) -> RaceGame:
+    """Every history test may play the race game."""
+    return race
 
 
 @pytest.fixture

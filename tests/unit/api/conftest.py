@@ -72,11 +72,6 @@ def bearer(token: str) -> dict[str, str]:
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def settings_overrides() -> dict[str, Any]:
     """Settings a test changes (override this fixture, e.g. through parametrize)."""
     return {}

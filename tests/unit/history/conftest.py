@@ -2,38 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-
 import fakeredis
 import pytest
 
-from domain.games import unregister
 from service.store.memory import InMemoryEventStore
 from service.store.protocol import EventStore
 from service.store.redis_events import RedisEventStore
-from tests.fakes.race import RaceGame, register_race
+from tests.fakes.race import RaceGame
 
 PREFIX = "hist:"
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.fixture(autouse=True)
-def race() -> Iterator[RaceGame]:
-    game = register_race()
-    yield game
-    unregister(game.name)
-
-
-@pytest.fixture
-async def fake_redis() -> AsyncIterator[fakeredis.aioredis.FakeRedis]:
-    # A server of its own per test: nothing leaks between tests.
-    client = fakeredis.aioredis.FakeRedis(server=fakeredis.FakeServer())
-    yield client
-    await client.aclose()
+def race_registered(race: RaceGame) -> RaceGame:
+    """Every history test may play the race game."""
+    return race
 
 
 @pytest.fixture(params=["memory", "fakeredis"])

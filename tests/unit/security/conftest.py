@@ -1,5 +1,5 @@
 """The security suite runs on the API suite's app: the real ASGI app over fakeredis."""
 
-from tests.unit.api.conftest import anyio_backend, api, settings, settings_overrides
+from tests.unit.api.conftest import api, settings, settings_overrides
 
-__all__ = ["anyio_backend", "api", "settings", "settings_overrides"]
+__all__ = ["api", "settings", "settings_overrides"]
