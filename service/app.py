@@ -92,7 +92,7 @@ class Skald:
         self._queue_redis = queue_redis
         prefix = settings.key_prefix
         scripts = Scripts(redis)
-        self.store = RedisEventStore(redis, prefix, scripts)
+        self.store = RedisEventStore(redis, prefix, scripts, settings.runner_limits)
         self.seats = Seats(redis, prefix, scripts)
         self.views = Views(redis, prefix, scripts)  # rebuilds; commits store views themselves
         self.lobby = Lobby(redis, prefix)
@@ -256,7 +256,7 @@ class Skald:
         received = ReceivedCommand(seat, command_id, request_id[:MAX_ID_LENGTH], body)
         # Marked before the append: the sweeper must never see the command but not the mark.
         await self.pending.mark(game_id)
-        job_id = self.scheduler.new_job_id(game_id)
+        job_id = self.scheduler.new_job_id()  # enqueued only if the submit claims a slot
         result = await self.store.submit(
             game_id,
             received,
@@ -265,9 +265,9 @@ class Skald:
             int(self.settings.rate_window_s * 1000),
         )
         match result:
-            case Accepted(schedule_drain=schedule_drain):
-                if schedule_drain:
-                    await self.scheduler.schedule(game_id, job_id)
+            case Accepted(start_runner=start_runner):
+                if start_runner:
+                    await self.scheduler.schedule(job_id)
                 return CommandOutcome(command_id=command_id, status="queued", seat=seat)
             case Duplicate(received=first, record=record):
                 if first.seat != seat:

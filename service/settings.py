@@ -13,6 +13,8 @@ from typing import Any
 
 import msgspec
 
+from service.store.records import RunnerLimits
+
 ENV_PREFIX = "SKALD_"
 
 
@@ -48,7 +50,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     max_lobby_page: int = 200
 
     # Workers.
-    batch_size: int = 64  # commands one drain job applies before it reschedules itself
+    # Commands a runner applies to one game per turn before moving on to the next ready game.
+    # 1 also makes each runner job take a single turn: one RQ job per command, the naive
+    # design `skald bench` measures as its baseline.
+    batch_size: int = 64
     lease_ttl_s: float = 30.0  # a crashed worker's lease on a game expires after this
     job_timeout_s: int = 120
     # Game states a worker keeps, keyed by (game id, version). Every worker sees every busy
@@ -56,9 +61,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # that each batch refolds its game from the stream (300 games on 256 cost 20 % of the
     # throughput in `skald bench`). The largest built-in game state is about 23 kB.
     state_cache_size: int = 1024
-    sweep_interval_s: float = 5.0  # how often a worker looks for inboxes with no drain job
+    sweep_interval_s: float = 5.0  # how often a worker looks for inboxes no runner will reach
     sweep_grace_s: float = 1.0  # games submitted to more recently are left alone
-    drain_stale_s: float = 10.0  # a "started" drain with no lease and older commands is dead
+    # Drain runners: RQ jobs that each drain many ready games (service.pipeline.runner).
+    max_runners: int = 4  # scheduled at once; about two per worker process keeps all busy
+    runner_budget_s: float = 1.0  # a runner hands over to a fresh job after this long
+    # A runner renews its slot each time it takes a game; a slot not renewed for this long
+    # (its worker died, or the API died before enqueueing it) is free for a new runner.
+    runner_slot_ttl_s: float = 10.0
 
     # Benchmarks only: serve POST /bench/echo/games/{id}/commands, which decodes the same body
     # as a command submission and answers at once, the HTTP ceiling `skald bench` compares to.
@@ -68,6 +78,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     def plugin_modules(self) -> list[str]:
         """The modules named in `plugins`."""
         return [name.strip() for name in self.plugins.split(",") if name.strip()]
+
+    @property
+    def runner_limits(self) -> RunnerLimits:
+        """The drain runner limits the event store enforces."""
+        return RunnerLimits(self.max_runners, int(self.runner_slot_ttl_s * 1000))
+
+    @property
+    def runner_max_turns(self) -> int:
+        """Games one runner job visits at most (0: until its time budget is spent)."""
+        return 1 if self.batch_size == 1 else 0
 
     @property
     def queue_redis_url(self) -> str:

@@ -1,4 +1,4 @@
-"""RQ job functions, enqueued by dotted path (`workers.jobs.drain`) with JSON arguments."""
+"""RQ job functions, enqueued by dotted path (`workers.jobs.run_drains`) with JSON arguments."""
 
 from __future__ import annotations
 
@@ -42,6 +42,7 @@ def runtime_for(key_prefix: str) -> WorkerRuntime:
     return runtime
 
 
-def drain(game_id: str, key_prefix: str = "") -> dict[str, Any]:
-    """Apply one batch of a game's waiting commands (re-enqueues itself if more wait)."""
-    return asdict(runtime_for(key_prefix).drain(game_id))
+def run_drains(job_id: str, key_prefix: str = "") -> dict[str, Any]:
+    """Be the drain runner `job_id` (its own RQ job id): drain ready games, then end or hand
+    over to a successor job."""
+    return asdict(runtime_for(key_prefix).run_drains(job_id))

@@ -1,10 +1,10 @@
-"""The worker process: an RQ worker on the drain queue, plus the sweeper thread.
+"""The worker process: an RQ worker running drain runners, plus the sweeper thread.
 
 `python -m workers.main` (what `skald worker` and `skald serve` start) reads its settings
 from SKALD_* variables.
 
 The worker is RQ's SimpleWorker, which runs jobs in its own process instead of forking one
-child per job: a drain job takes about a millisecond of rules and a few Redis calls, so a fork
+child per job: a drain turn takes about a millisecond of rules and a few Redis calls, so a fork
 would cost more than the job, and would throw away the loop, the connections and the LRU of
 game states that let the next batch of a busy game start without refolding its stream. A crash
 in a job cannot corrupt anything: writes are atomic and fenced by the lease, and the sweeper

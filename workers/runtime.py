@@ -1,6 +1,6 @@
 """What a worker process keeps between jobs: one event loop, its Redis clients, the LRU of
-game sessions. Jobs are synchronous RQ functions; each runs its coroutine on this loop, so
-connections and cached game states survive from one job to the next.
+game sessions, the drain runner. Jobs are synchronous RQ functions; each runs its coroutine
+on this loop, so connections and cached game states survive from one job to the next.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from redis import Redis as SyncRedis
 from redis.asyncio import Redis
 
 from service.notify import Publisher
-from service.pipeline.drain import Drainer, DrainReport
+from service.pipeline.drain import Drainer
+from service.pipeline.runner import DrainRunner, RunnerReport
 from service.pipeline.schedule import RQScheduler
 from service.pipeline.session import SessionCache
 from service.pipeline.sweep import SweepReport, sweep
@@ -34,7 +35,7 @@ class WorkerRuntime:
         self.queue_redis = SyncRedis.from_url(settings.queue_redis_url)
         prefix = settings.key_prefix
         scripts = Scripts(self.redis)
-        self.store = RedisEventStore(self.redis, prefix, scripts)
+        self.store = RedisEventStore(self.redis, prefix, scripts, settings.runner_limits)
         self.pending = PendingIndex(self.redis, prefix, scripts)
         self.scheduler = RQScheduler(
             self.queue_redis, settings.queue_name, prefix, settings.job_timeout_s
@@ -44,25 +45,31 @@ class WorkerRuntime:
             views=Views(self.redis, prefix, scripts),
             lobby=Lobby(self.redis, prefix),
             publisher=Publisher(self.redis, prefix),
-            scheduler=self.scheduler,
             cache=SessionCache(settings.state_cache_size),
             batch_size=settings.batch_size,
             lease_ttl_ms=int(settings.lease_ttl_s * 1000),
         )
 
-    def drain(self, game_id: str) -> DrainReport:
-        """Apply one batch of the game's waiting commands."""
-        return self.runner.run(self.drainer.drain(game_id))
+        self.drain_runner = DrainRunner(
+            self.store,
+            self.drainer,
+            self.scheduler,
+            budget_s=settings.runner_budget_s,
+            max_turns=settings.runner_max_turns,
+        )
+
+    def run_drains(self, job_id: str) -> RunnerReport:
+        """Be the drain runner `job_id`: drain ready games until none is left or time is up."""
+        return self.runner.run(self.drain_runner.run(job_id))
 
     def sweep(self) -> SweepReport:
-        """Re-queue games whose drain job was lost."""
+        """Wake games whose runner was lost."""
         return self.runner.run(
             sweep(
                 self.store,
                 self.pending,
                 self.scheduler,
                 grace_ms=int(self.settings.sweep_grace_s * 1000),
-                stale_ms=int(self.settings.drain_stale_s * 1000),
             )
         )
 

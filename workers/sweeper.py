@@ -1,4 +1,4 @@
-"""The sweeper thread of a worker process: finds inboxes whose drain job was lost."""
+"""The sweeper thread of a worker process: finds inboxes no drain runner will reach."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ log = structlog.get_logger("skald.sweeper")
 
 
 class SweeperThread(threading.Thread):
-    """Every `sweep_interval_s`, re-queue games with waiting commands and no live drain."""
+    """Every `sweep_interval_s`, wake games with waiting commands that no runner holds."""
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(name="skald-sweeper", daemon=True)
@@ -30,7 +30,7 @@ class SweeperThread(threading.Thread):
                 except Exception as exc:
                     log.warning("sweep_failed", error=repr(exc))
                     continue
-                if report.requeued:
+                if report.runners_started:
                     log.info("sweep_done", **vars(report))
         finally:
             runtime.close()

@@ -1,20 +1,20 @@
-"""The drain job's body: take the game's lease, apply one batch, refresh projections, notify.
+"""One game's turn in a drain runner: take its lease, apply one batch, refresh projections,
+notify, and give the lease back (which puts the game back in the ready set if more waits).
 
-One batch per job, then the job hands over to a fresh one if more is waiting: busy games do
-not starve quiet ones, and each batch re-reads the inbox so it carries whatever piled up.
+One batch per turn: busy games do not starve quiet ones, and each batch re-reads the inbox so
+it carries whatever piled up while the game waited its turn.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import structlog
 
 from service.notify import Publisher
 from service.pipeline.apply import plan_batch
-from service.pipeline.schedule import DrainScheduler
 from service.pipeline.session import GameSession, SessionCache, load_session
 from service.projections import encode_views
 from service.store.protocol import EventStore, LeaseLost, VersionConflict
@@ -28,17 +28,17 @@ DrainStatus = Literal["applied", "idle", "busy", "lease_lost"]
 
 @dataclass(frozen=True)
 class DrainReport:
-    """What one drain job did."""
+    """What one game's turn did; `put_back` when the game went back to the ready set."""
 
     game_id: str
     status: DrainStatus
     commands: int = 0
     version: int = 0
-    rescheduled: bool = False
+    put_back: bool = False
 
 
 class Drainer:
-    """Applies a game's waiting commands, one batch per call."""
+    """Applies a game's waiting commands, one batch per call (the runner picks the game)."""
 
     def __init__(
         self,
@@ -46,7 +46,6 @@ class Drainer:
         views: Views | None,
         lobby: Lobby | None,
         publisher: Publisher | None,
-        scheduler: DrainScheduler,
         cache: SessionCache,
         batch_size: int,
         lease_ttl_ms: int,
@@ -55,30 +54,25 @@ class Drainer:
         self.views = views
         self.lobby = lobby
         self.publisher = publisher
-        self.scheduler = scheduler
         self.cache = cache
         self.batch_size = batch_size
         self.lease_ttl_ms = lease_ttl_ms
 
     async def drain(self, game_id: str) -> DrainReport:
-        """Apply up to one batch of the game's waiting commands, then hand over if more wait."""
+        """Apply up to one batch of the game's waiting commands; put the game back if more wait."""
         token = await self.store.acquire_lease(game_id, self.lease_ttl_ms)
         if token is None:
-            # Another job holds the game; it lowers the flag (and re-raises it) when it ends.
+            # Another runner holds the game; it puts the game back when it releases the lease.
             return DrainReport(game_id, "busy")
         try:
             report = await self._apply_batch(game_id, token)
         except (LeaseLost, VersionConflict) as exc:
-            # Someone else writes this game now; they own the drain flag from here on.
+            # Someone else writes this game now; nothing of this batch was written.
             log.warning("drain_lost_game", game_id=game_id, code=exc.code)
-            return DrainReport(game_id, "lease_lost")
+            report = DrainReport(game_id, "lease_lost")
         finally:
-            await self.store.release_lease(game_id, token)
-        next_job_id = self.scheduler.new_job_id(game_id)
-        if await self.store.finish_drain(game_id, next_job_id):
-            await self.scheduler.schedule(game_id, next_job_id)
-            return DrainReport(game_id, report.status, report.commands, report.version, True)
-        return report
+            put_back = await self.store.release_lease(game_id, token)
+        return replace(report, put_back=put_back)
 
     @staticmethod
     def _views(session: GameSession) -> dict[str, bytes]:

@@ -1,15 +1,15 @@
-"""The sweeper: re-queue games whose commands wait with no drain job alive (issue 7).
+"""The sweeper: put back games whose commands wait with no runner coming (issue 7).
 
-A drain job can be lost with its worker (SIGKILL), or never enqueued (the API process died
-between raising the drain flag and enqueueing). Submissions mark their game in the pending
-index; the sweeper visits games marked more than `grace_ms` ago:
+A runner can die with its worker (SIGKILL) holding a game it took off the ready set, or
+never be enqueued (the API process died between claiming its slot and enqueueing it).
+Submissions mark their game in the pending index; the sweeper visits games marked more than
+`grace_ms` ago:
 - nothing waits past the cursor: forget the game (unless it was marked again meanwhile);
-- a worker holds the lease, or the named job is still queued: leave it;
-- the flag names no job, a job RQ no longer has, one that failed, or one RQ calls queued
-  but that is in no queue (its worker died as it took it): re-queue now;
-- otherwise (the job "started" but nobody holds the lease) re-queue once the oldest waiting
-  command is older than `stale_ms`: its worker is gone.
-A spare drain job is harmless: the lease lets one at a time apply, the others exit.
+- a worker holds the lease: leave it (the holder puts the game back when it lets go);
+- otherwise wake it: back into the ready set (keeping its place if it is there), and a
+  runner is enqueued if fewer than `max_runners` runner slots are alive. A dead runner's
+  slot expires once it stops renewing it, so a lost runner is replaced within its slot TTL.
+A spare runner is harmless: the lease lets one runner at a time apply a game's commands.
 """
 
 from __future__ import annotations
@@ -18,14 +18,11 @@ from dataclasses import dataclass
 
 import structlog
 
-from service.pipeline.schedule import LOST, DrainScheduler
+from service.pipeline.schedule import DrainScheduler
 from service.store.protocol import EventStore
 from service.store.side import PendingIndex
 
 log = structlog.get_logger("skald.sweeper")
-
-ALIVE_STATUSES = frozenset({"queued", "deferred", "scheduled"})
-DEAD_STATUSES = frozenset({"failed", "stopped", "canceled", "finished", LOST})
 
 
 @dataclass
@@ -34,7 +31,8 @@ class SweepReport:
 
     visited: int = 0
     forgotten: int = 0
-    requeued: int = 0
+    woken: int = 0  # games with waiting commands and no lease, made sure to be ready
+    runners_started: int = 0
 
 
 async def sweep(
@@ -42,10 +40,9 @@ async def sweep(
     pending: PendingIndex,
     scheduler: DrainScheduler,
     grace_ms: int,
-    stale_ms: int,
     limit: int = 1000,
 ) -> SweepReport:
-    """Visit games marked pending before `grace_ms` ago; re-queue lost drains."""
+    """Visit games marked pending before `grace_ms` ago; wake those no runner will reach."""
     report = SweepReport()
     now = await pending.now_ms()
     for game_id, mark in await pending.marked_before(now - grace_ms, limit):
@@ -58,16 +55,10 @@ async def sweep(
             continue
         if await store.lease_held(game_id):
             continue
-        job_id = await store.drain_flag(game_id)
-        status = await scheduler.job_status(job_id) if job_id is not None else None
-        if status in ALIVE_STATUSES:
-            continue
-        lost = job_id is None or status is None or status in DEAD_STATUSES
-        if not lost and now - waiting[0].received_ms < stale_ms:
-            continue
-        new_job_id = scheduler.new_job_id(game_id)
-        await store.set_drain_flag(game_id, new_job_id)
-        await scheduler.schedule(game_id, new_job_id)
-        report.requeued += 1
-        log.warning("drain_requeued", game_id=game_id, lost_job_id=job_id, lost_job_status=status)
+        report.woken += 1
+        job_id = scheduler.new_job_id()
+        if await store.wake(game_id, job_id):
+            await scheduler.schedule(job_id)
+            report.runners_started += 1
+            log.warning("runner_started", game_id=game_id, job_id=job_id)
     return report

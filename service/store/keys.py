@@ -9,11 +9,15 @@
 <prefix>game:{<id>}:views     hash: pre-encoded views (json/msgpack per seat and public)
 <prefix>game:{<id>}:lease     string: fencing token of the worker draining the game
 <prefix>game:{<id>}:fence     counter: the last fencing token handed out
-<prefix>game:{<id>}:drain     string: id of the scheduled drain job (the drain flag)
 <prefix>game:{<id>}:rate:<s>  counter: seat s's commands in the current rate window
 <prefix>game:{<id>}:updates   pub/sub channel: new versions
 <prefix>lobby[:<game>]        sorted set: open games by creation time (global index)
 <prefix>pending               sorted set: games with commands submitted recently (sweeper)
+<prefix>ready                 sorted set: games with commands waiting for a runner, by when (µs)
+<prefix>runners               sorted set: drain runner job ids, by when their slot expires
+
+The last three are global indexes like the lobby: the submit script touches a game's keys
+and `ready`/`runners` together, so a Redis Cluster deployment needs them in one slot.
 """
 
 from __future__ import annotations
@@ -36,7 +40,6 @@ class GameKeys:
     __slots__ = (
         "base",
         "commands",
-        "drain",
         "events",
         "fence",
         "inbox",
@@ -59,7 +62,6 @@ class GameKeys:
         self.views = self.base + "views"
         self.lease = self.base + "lease"
         self.fence = self.base + "fence"
-        self.drain = self.base + "drain"
         self.updates = self.base + "updates"
 
     def rate(self, seat: int) -> str:
@@ -78,7 +80,6 @@ class GameKeys:
             self.views,
             self.lease,
             self.fence,
-            self.drain,
         ]
 
 
@@ -90,3 +91,13 @@ def lobby_key(prefix: str, game: str | None = None) -> str:
 def pending_key(prefix: str) -> str:
     """The sweeper's index of games with recently submitted commands."""
     return f"{prefix}pending"
+
+
+def ready_key(prefix: str) -> str:
+    """The set of games with commands waiting for a drain runner, oldest first."""
+    return f"{prefix}ready"
+
+
+def runners_key(prefix: str) -> str:
+    """The drain runners' slots: job id scored by when the slot expires unless renewed."""
+    return f"{prefix}runners"

@@ -28,6 +28,7 @@ from service.store.records import (
     Head,
     NewEvent,
     ReceivedCommand,
+    RunnerLimits,
     StoredEvent,
     SubmitResult,
     Throttled,
@@ -49,7 +50,6 @@ class _Game:
     commands: dict[str, CommandRecord] = field(default_factory=dict)
     lease: tuple[int, float] | None = None  # (token, expires at)
     fence: int = 0
-    drain: str | None = None
     rates: dict[int, tuple[int, float]] = field(default_factory=dict)  # seat -> (used, ends)
     views: dict[str, bytes] = field(default_factory=dict)
     views_version: int = 0
@@ -58,10 +58,30 @@ class _Game:
 class InMemoryEventStore:
     """Games kept in a dict; `clock` returns seconds (time.time by default)."""
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, clock: Callable[[], float] = time.time, runners: RunnerLimits | None = None
+    ) -> None:
         self._games: dict[str, _Game] = {}
         self._clock = clock
         self._last_inbox_id = (0, 0)
+        self.runners = runners or RunnerLimits()
+        self._ready: dict[str, float] = {}  # game id -> when it became ready
+        self._slots: dict[str, float] = {}  # runner job id -> when its slot expires
+
+    def _mark_ready(self, game_id: str) -> None:
+        self._ready.setdefault(game_id, self._clock())
+
+    def _claim_slot(self, runner_job_id: str) -> bool:
+        now = self._clock()
+        self._slots = {job: ends for job, ends in self._slots.items() if ends > now}
+        if len(self._slots) >= self.runners.max_runners:
+            return False
+        self._slots[runner_job_id] = now + self.runners.slot_ttl_ms / 1000
+        return True
+
+    async def _waiting(self, game_id: str) -> bool:
+        game = self._games.get(game_id)
+        return game is not None and bool(await self.inbox(game_id, game.head.cursor, 1))
 
     def _game(self, game_id: str) -> _Game:
         game = self._games.get(game_id)
@@ -129,11 +149,11 @@ class InMemoryEventStore:
         self,
         game_id: str,
         command: ReceivedCommand,
-        drain_job_id: str,
+        runner_job_id: str,
         rate_limit: int,
         rate_window_ms: int,
     ) -> SubmitResult:
-        """Append to the inbox unless the command id is known; GameMissing for no game."""
+        """Append to the inbox and mark the game ready; claim a runner slot if one is free."""
         game = self._game(game_id)
         known = game.commands.get(command.command_id)
         if known is not None:
@@ -155,10 +175,8 @@ class InMemoryEventStore:
             )
         )
         game.commands[command.command_id] = CommandRecord("queued", command.seat, inbox_id)
-        raised = game.drain is None
-        if raised:
-            game.drain = drain_job_id
-        return Accepted(inbox_id, raised)
+        self._mark_ready(game_id)
+        return Accepted(inbox_id, self._claim_slot(runner_job_id))
 
     async def command(self, game_id: str, command_id: str) -> CommandRecord | None:
         """What became of a command, None if never received."""
@@ -223,29 +241,40 @@ class InMemoryEventStore:
         game.lease = (game.fence, self._clock() + ttl_ms / 1000)
         return game.fence
 
-    async def release_lease(self, game_id: str, token: int) -> None:
-        """Give the lease back if `token` still holds it."""
+    async def release_lease(self, game_id: str, token: int) -> bool:
+        """Give the lease back if `token` holds it; re-mark the game ready if commands wait."""
         game = self._games.get(game_id)
         if game is not None and self._lease_token(game) == token:
             game.lease = None
+        if not await self._waiting(game_id):
+            return False
+        self._mark_ready(game_id)
+        return True
 
     async def lease_held(self, game_id: str) -> bool:
         """Whether some worker holds the game's lease now."""
         game = self._games.get(game_id)
         return game is not None and self._lease_token(game) is not None
 
-    async def drain_flag(self, game_id: str) -> str | None:
-        """The id of the drain job the flag names, or None when no drain is scheduled."""
-        game = self._games.get(game_id)
-        return None if game is None else game.drain
+    async def take_ready(self, runner_job_id: str) -> str | None:
+        """The game waiting longest, taken off the ready set; renews the runner's slot."""
+        if runner_job_id in self._slots:
+            self._slots[runner_job_id] = self._clock() + self.runners.slot_ttl_ms / 1000
+        if not self._ready:
+            return None
+        game_id = min(self._ready, key=lambda g: (self._ready[g], g))  # ZPOPMIN's order
+        del self._ready[game_id]
+        return game_id
 
-    async def set_drain_flag(self, game_id: str, job_id: str) -> None:
-        """Name a new drain job in the flag (the sweeper replacing a lost one)."""
-        self._game(game_id).drain = job_id
+    async def end_runner(self, runner_job_id: str, next_job_id: str) -> bool:
+        """Give up the runner's slot, or hand it to `next_job_id` (True) if games are ready."""
+        self._slots.pop(runner_job_id, None)
+        if not self._ready:
+            return False
+        self._slots[next_job_id] = self._clock() + self.runners.slot_ttl_ms / 1000
+        return True
 
-    async def finish_drain(self, game_id: str, next_job_id: str) -> bool:
-        """Lower the flag; raise it for `next_job_id` and return True if commands still wait."""
-        game = self._game(game_id)
-        waiting = await self.inbox(game_id, game.head.cursor, 1)
-        game.drain = next_job_id if waiting else None
-        return bool(waiting)
+    async def wake(self, game_id: str, runner_job_id: str) -> bool:
+        """Mark the game ready; claim a slot for `runner_job_id` (True) if one is free."""
+        self._mark_ready(game_id)
+        return self._claim_slot(runner_job_id)

@@ -7,12 +7,17 @@ Two adapters meet it: `memory.InMemoryEventStore` (unit tests) and
 The atomic steps, each all-or-nothing:
 - `create`: a game's meta, its secret seed, its opening events and projections.
 - `submit`: append a command to the inbox unless its id is known, count it against the seat's
-  rate, and raise the drain flag (the caller enqueues a drain job when it raised it).
+  rate, put the game in the ready set and claim a drain runner slot when fewer than
+  `max_runners` are alive (the caller then enqueues that runner).
 - `commit`: under the worker's lease (fencing token) and at the expected version, append a
   batch's events with their chain values, record each command's outcome (a command is decided
   at most once), store the projections at the new version and move the inbox cursor.
-- `finish_drain`: lower the drain flag, raising it again when commands are still waiting, so
-  that a command submitted while a drain job finishes is never left behind.
+- `release_lease`: give a game's lease back and put the game back in the ready set when
+  commands still wait (a runner that found the game leased skipped it).
+- `take_ready` / `end_runner`: a runner takes the game waiting longest (renewing its slot);
+  it gives its slot up only when no game is ready, else hands it to a successor job, so a
+  game marked ready while a runner stops is never left without one.
+- `wake`: the sweeper puts back a game a dead runner took, and claims a slot if none is alive.
 """
 
 from __future__ import annotations
@@ -76,7 +81,7 @@ class GameMissing(NotFound):
 
 
 class EventStore(Protocol):
-    """The record of every game: events, inbox, command outcomes, leases and drain flags."""
+    """The record of every game: events, inbox, outcomes, leases, and the drain runners' work."""
 
     async def create(
         self,
@@ -112,11 +117,12 @@ class EventStore(Protocol):
         self,
         game_id: str,
         command: ReceivedCommand,
-        drain_job_id: str,
+        runner_job_id: str,
         rate_limit: int,
         rate_window_ms: int,
     ) -> SubmitResult:
-        """Append to the inbox unless the command id is known; GameMissing for no game."""
+        """Append to the inbox and mark the game ready; claim a runner slot for
+        `runner_job_id` when one is free. GameMissing for no game."""
         ...
 
     async def command(self, game_id: str, command_id: str) -> CommandRecord | None:
@@ -143,22 +149,26 @@ class EventStore(Protocol):
         """A fencing token for the game's lease, or None when another holder has it."""
         ...
 
-    async def release_lease(self, game_id: str, token: int) -> None:
-        """Give the lease back if `token` still holds it."""
+    async def release_lease(self, game_id: str, token: int) -> bool:
+        """Give the lease back if `token` still holds it; put the game back in the ready set
+        and return True when commands still wait."""
         ...
 
     async def lease_held(self, game_id: str) -> bool:
         """Whether some worker holds the game's lease now."""
         ...
 
-    async def drain_flag(self, game_id: str) -> str | None:
-        """The id of the drain job the flag names, or None when no drain is scheduled."""
+    async def take_ready(self, runner_job_id: str) -> str | None:
+        """The game waiting longest, removed from the ready set (None when none); renews the
+        runner's slot if it still has one."""
         ...
 
-    async def set_drain_flag(self, game_id: str, job_id: str) -> None:
-        """Name a new drain job in the flag (the sweeper replacing a lost one)."""
+    async def end_runner(self, runner_job_id: str, next_job_id: str) -> bool:
+        """Give up the runner's slot; if games are ready, hand it to `next_job_id` and return
+        True (the caller enqueues that job)."""
         ...
 
-    async def finish_drain(self, game_id: str, next_job_id: str) -> bool:
-        """Lower the flag; raise it for `next_job_id` and return True if commands still wait."""
+    async def wake(self, game_id: str, runner_job_id: str) -> bool:
+        """Put the game in the ready set; claim a slot for `runner_job_id` and return True
+        when fewer than `max_runners` runners are alive."""
         ...

@@ -103,10 +103,11 @@ class Batch(msgspec.Struct, frozen=True):
 
 
 class Accepted(msgspec.Struct, frozen=True):
-    """A submitted command reached the inbox; `schedule_drain` says the caller must enqueue."""
+    """A submitted command reached the inbox; `start_runner` says the caller must enqueue
+    the drain runner whose job id it passed (the slot is already taken for it)."""
 
     inbox_id: str
-    schedule_drain: bool
+    start_runner: bool
 
 
 class Duplicate(msgspec.Struct, frozen=True):
@@ -126,3 +127,11 @@ SubmitResult = Accepted | Duplicate | Throttled
 
 RECORD_ENCODER = msgspec.msgpack.Encoder()
 RECORD_DECODER = msgspec.msgpack.Decoder(CommandRecord)
+
+
+class RunnerLimits(msgspec.Struct, frozen=True):
+    """How many drain runners may be scheduled at once, and how long a runner's slot lasts
+    without being renewed (a runner renews it each time it takes a game)."""
+
+    max_runners: int = 4
+    slot_ttl_ms: int = 10_000

@@ -9,7 +9,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from service.store.keys import GameKeys
+from service.store.keys import GameKeys, ready_key, runners_key
 from service.store.protocol import (
     AlreadyDecided,
     GameExists,
@@ -29,6 +29,7 @@ from service.store.records import (
     Head,
     NewEvent,
     ReceivedCommand,
+    RunnerLimits,
     StoredEvent,
     SubmitResult,
     Throttled,
@@ -58,10 +59,19 @@ def _received(entry_id: bytes, fields: dict[bytes, bytes]) -> ReceivedCommand:
 class RedisEventStore:
     """Games on one Redis server (or cluster slot per game), keys under `prefix`."""
 
-    def __init__(self, redis: Redis, prefix: str = "", scripts: Scripts | None = None) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        prefix: str = "",
+        scripts: Scripts | None = None,
+        runners: RunnerLimits | None = None,
+    ) -> None:
         self.redis = redis
         self.prefix = prefix
         self.scripts = scripts or Scripts(redis)
+        self.runners = runners or RunnerLimits()
+        self.ready_key = ready_key(prefix)
+        self.runners_key = runners_key(prefix)
 
     def keys(self, game_id: str) -> GameKeys:
         """The keys of one game."""
@@ -147,22 +157,32 @@ class RedisEventStore:
         self,
         game_id: str,
         command: ReceivedCommand,
-        drain_job_id: str,
+        runner_job_id: str,
         rate_limit: int,
         rate_window_ms: int,
     ) -> SubmitResult:
-        """Append to the inbox unless the command id is known; GameMissing for no game."""
+        """Append to the inbox and mark the game ready; claim a runner slot if one is free."""
         keys = self.keys(game_id)
         reply = await self.scripts.submit(
-            keys=[keys.meta, keys.commands, keys.inbox, keys.drain, keys.rate(command.seat)],
+            keys=[
+                keys.meta,
+                keys.commands,
+                keys.inbox,
+                keys.rate(command.seat),
+                self.ready_key,
+                self.runners_key,
+            ],
             args=[
                 command.command_id,
                 command.seat,
                 command.request_id,
                 command.body,
-                drain_job_id,
+                runner_job_id,
                 rate_limit,
                 rate_window_ms,
+                game_id,
+                self.runners.max_runners,
+                self.runners.slot_ttl_ms,
             ],
         )
         kind = reply[0]
@@ -251,27 +271,38 @@ class RedisEventStore:
         token = await self.scripts.lease(keys=[keys.lease, keys.fence], args=[ttl_ms])
         return None if token is None else int(token)
 
-    async def release_lease(self, game_id: str, token: int) -> None:
-        """Give the lease back if `token` still holds it."""
-        await self.scripts.release_lease(keys=[self.keys(game_id).lease], args=[token])
+    async def release_lease(self, game_id: str, token: int) -> bool:
+        """Give the lease back if `token` holds it; re-mark the game ready if commands wait."""
+        keys = self.keys(game_id)
+        put_back = await self.scripts.release_lease(
+            keys=[keys.lease, keys.meta, keys.inbox, self.ready_key], args=[token, game_id]
+        )
+        return bool(put_back)
 
     async def lease_held(self, game_id: str) -> bool:
         """Whether some worker holds the game's lease now."""
         return bool(await self.redis.exists(self.keys(game_id).lease))
 
-    async def drain_flag(self, game_id: str) -> str | None:
-        """The id of the drain job the flag names, or None when no drain is scheduled."""
-        value: Any = await self.redis.get(self.keys(game_id).drain)
-        return None if value is None else _text(value)
-
-    async def set_drain_flag(self, game_id: str, job_id: str) -> None:
-        """Name a new drain job in the flag (the sweeper replacing a lost one)."""
-        await self.redis.set(self.keys(game_id).drain, job_id)
-
-    async def finish_drain(self, game_id: str, next_job_id: str) -> bool:
-        """Lower the flag; raise it for `next_job_id` and return True if commands still wait."""
-        keys = self.keys(game_id)
-        raised = await self.scripts.finish_drain(
-            keys=[keys.drain, keys.meta, keys.inbox], args=[next_job_id]
+    async def take_ready(self, runner_job_id: str) -> str | None:
+        """The game waiting longest, taken off the ready set; renews the runner's slot."""
+        game_id = await self.scripts.runner_take(
+            keys=[self.ready_key, self.runners_key],
+            args=[runner_job_id, self.runners.slot_ttl_ms],
         )
-        return bool(raised)
+        return None if game_id is None else _text(game_id)
+
+    async def end_runner(self, runner_job_id: str, next_job_id: str) -> bool:
+        """Give up the runner's slot, or hand it to `next_job_id` (True) if games are ready."""
+        handed_over = await self.scripts.runner_end(
+            keys=[self.ready_key, self.runners_key],
+            args=[runner_job_id, next_job_id, self.runners.slot_ttl_ms],
+        )
+        return bool(handed_over)
+
+    async def wake(self, game_id: str, runner_job_id: str) -> bool:
+        """Mark the game ready; claim a slot for `runner_job_id` (True) if one is free."""
+        claimed = await self.scripts.wake(
+            keys=[self.ready_key, self.runners_key],
+            args=[game_id, runner_job_id, self.runners.max_runners, self.runners.slot_ttl_ms],
+        )
+        return bool(claimed)

@@ -28,6 +28,7 @@ from domain.games import get_game
 from service.app import Skald
 from service.notify import Publisher
 from service.pipeline.drain import Drainer
+from service.pipeline.runner import DrainRunner
 from service.pipeline.session import SessionCache
 from service.settings import Settings
 from service.store.keys import GameKeys
@@ -53,16 +54,16 @@ class Bench:
             Views(redis, prefix, self.skald.store.scripts),
             Lobby(redis, prefix),
             Publisher(redis, prefix),
-            self.scheduler,
             SessionCache(64),
             batch_size,
             10_000,
         )
+        self.runner = DrainRunner(
+            self.skald.store, self.drainer, self.scheduler, 60.0, 1 if batch_size == 1 else 0
+        )
 
     async def run_jobs(self) -> None:
-        while self.scheduler.scheduled:
-            game_id, _ = self.scheduler.scheduled.pop(0)
-            await self.drainer.drain(game_id)
+        await self.scheduler.run_all(self.runner)
 
     async def clean(self) -> None:
         keys = [k async for k in self.redis.scan_iter(match=f"{self.settings.key_prefix}*")]

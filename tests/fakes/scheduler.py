@@ -1,26 +1,29 @@
-"""A drain scheduler that records jobs instead of queueing them (tests run drains by hand)."""
+"""A runner scheduler that records jobs instead of queueing them (tests run runners by hand)."""
 
 from __future__ import annotations
 
-from service.pipeline.schedule import drain_job_id
+from service.pipeline.runner import DrainRunner
+from service.pipeline.schedule import runner_job_id
 
 
 class RecordingScheduler:
-    """A scheduler that only records what was scheduled (unit tests run the drains by hand)."""
+    """A scheduler that only records the runner jobs scheduled (unit tests run them)."""
 
     def __init__(self) -> None:
-        self.scheduled: list[tuple[str, str]] = []
-        self.statuses: dict[str, str] = {}
+        self.scheduled: list[str] = []
 
-    def new_job_id(self, game_id: str) -> str:
-        """A fresh job id for a drain of `game_id`."""
-        return drain_job_id(game_id)
+    def new_job_id(self) -> str:
+        """A fresh job id for a drain runner."""
+        return runner_job_id("test")
 
-    async def schedule(self, game_id: str, job_id: str) -> None:
-        """Record the drain job."""
-        self.scheduled.append((game_id, job_id))
-        self.statuses[job_id] = "queued"
+    async def schedule(self, job_id: str) -> None:
+        """Record the runner job."""
+        self.scheduled.append(job_id)
 
-    async def job_status(self, job_id: str) -> str | None:
-        """What the test says the job's status is."""
-        return self.statuses.get(job_id)
+    async def run_all(self, runner: DrainRunner) -> int:
+        """Run every scheduled runner job, and the successors they schedule; how many ran."""
+        ran = 0
+        while self.scheduled:
+            await runner.run(self.scheduled.pop(0))
+            ran += 1
+        return ran

@@ -1,7 +1,7 @@
 """Real Redis for the service-core integration tests, and worker processes to drive it.
 
 Each test gets its own key prefix and RQ queue name; afterwards only its own keys (and the RQ
-keys of its queue and of its games' drain jobs) are deleted. The HTTP suite in api/ has its
+keys of its queue and of its runner jobs) are deleted. The HTTP suite in api/ has its
 own fixtures.
 """
 
@@ -36,12 +36,9 @@ def clean_up(settings: Settings) -> None:
     """Delete every key this test's prefix and queue created."""
     client = redis.Redis.from_url(settings.redis_url)
     try:
-        prefix = settings.key_prefix
-        for key in client.scan_iter(match=f"{prefix}game:{{*}}:meta", count=1000):
-            game_id = key.decode()[len(prefix) :].split("{", 1)[1].split("}", 1)[0]
-            _delete(client, f"rq:*drain-{game_id}-*")
-        _delete(client, f"{prefix}*")
-        _delete(client, f"rq:*{settings.queue_name}*")  # the queue, its registries, its workers
+        _delete(client, f"{settings.key_prefix}*")
+        # The queue, its registries, its workers and its runner jobs (named after the queue).
+        _delete(client, f"rq:*{settings.queue_name}*")
         for registry in ("rq:queues", "rq:workers"):
             mine = [m for m in client.smembers(registry) if settings.queue_name.encode() in m]
             if mine:
@@ -64,7 +61,7 @@ def core_settings() -> Iterator[Settings]:
         lease_ttl_s=2.0,
         sweep_interval_s=0.2,
         sweep_grace_s=0.2,
-        drain_stale_s=1.0,
+        runner_slot_ttl_s=1.0,
     )
     try:
         redis.Redis.from_url(REDIS_URL).ping()

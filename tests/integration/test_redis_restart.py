@@ -91,7 +91,7 @@ def own_redis() -> Iterator[OwnRedis]:
 async def test_nothing_acknowledged_is_lost_and_everyone_recovers(own_redis: OwnRedis) -> None:
     register_race()
     settings = Settings(
-        redis_url=own_redis.url, plugins=PLUGINS, lease_ttl_s=2.0, drain_stale_s=1.0,
+        redis_url=own_redis.url, plugins=PLUGINS, lease_ttl_s=2.0, runner_slot_ttl_s=1.0,
         sweep_interval_s=0.2, sweep_grace_s=0.2, rate_per_seat=0,
     )  # fmt: skip
     workers = Workers(settings)

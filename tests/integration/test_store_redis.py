@@ -9,12 +9,12 @@ from redis.asyncio import Redis
 
 from service.settings import Settings
 from service.store.redis_events import RedisEventStore
-from tests.unit.service.store_contract import EventStoreContract
+from tests.unit.service.runner_contract import RunnerContract
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
 
 
-class TestRedisEventStoreOnRealRedis(EventStoreContract):
+class TestRedisEventStoreOnRealRedis(RunnerContract):
     @pytest.fixture
     async def store(self, core_settings: Settings) -> AsyncIterator[RedisEventStore]:
         client = Redis.from_url(core_settings.redis_url)

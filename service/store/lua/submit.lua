@@ -1,7 +1,12 @@
--- Append a command to a game's inbox unless its id is known; raise the drain flag.
--- KEYS: meta, commands, inbox, drain, rate (this seat's counter)
--- ARGV: command_id, seat, request_id, body, drain_job_id, rate_limit, rate_window_ms
+-- Append a command to a game's inbox unless its id is known; mark the game ready and make
+-- sure a drain runner will come. One script, so two submits never both miss a runner nor
+-- both start one past the limit, and a runner giving up its slot (runner_end) either sees
+-- this game ready or leaves a free slot that this submit claims.
+-- KEYS: meta, commands, inbox, rate (this seat's counter), ready, runners
+-- ARGV: command_id, seat, request_id, body, runner_job_id, rate_limit, rate_window_ms,
+--       game_id, max_runners, runner_ttl_ms
 -- Returns {'nogame'} | {'duplicate', stored} | {'throttled', retry_ms} | {'accepted', id, 0|1}
+-- (1: the caller must enqueue the runner job `runner_job_id`, whose slot is now taken).
 if redis.call('EXISTS', KEYS[1]) == 0 then
     return {'nogame'}
 end
@@ -11,19 +16,25 @@ if known then
 end
 local limit = tonumber(ARGV[6])
 if limit > 0 then
-    local used = redis.call('INCR', KEYS[5])
+    local used = redis.call('INCR', KEYS[4])
     if used == 1 then
-        redis.call('PEXPIRE', KEYS[5], ARGV[7])
+        redis.call('PEXPIRE', KEYS[4], ARGV[7])
     end
     if used > limit then
-        return {'throttled', tostring(redis.call('PTTL', KEYS[5]))}
+        return {'throttled', tostring(redis.call('PTTL', KEYS[4]))}
     end
 end
 local id = redis.call('XADD', KEYS[3], '*', 's', ARGV[2], 'c', ARGV[1], 'r', ARGV[3], 'b', ARGV[4])
 -- While queued, a command's record is its inbox id; the worker replaces it with the outcome.
 redis.call('HSET', KEYS[2], ARGV[1], id)
-local raised = 0
-if redis.call('SET', KEYS[4], ARGV[5], 'NX') then
-    raised = 1
+-- The same steps as wake.lua (scripts cannot share code).
+local now = redis.call('TIME')
+local now_ms = now[1] * 1000 + math.floor(now[2] / 1000)
+-- Ready games are scored in microseconds: submits within one millisecond keep their order.
+redis.call('ZADD', KEYS[5], 'NX', now[1] * 1000000 + now[2], ARGV[8])
+redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now_ms)  -- slots their runner stopped renewing
+if redis.call('ZCARD', KEYS[6]) < tonumber(ARGV[9]) then
+    redis.call('ZADD', KEYS[6], now_ms + tonumber(ARGV[10]), ARGV[5])
+    return {'accepted', id, 1}
 end
-return {'accepted', id, raised}
+return {'accepted', id, 0}

@@ -94,7 +94,7 @@ def stack_settings(redis_url: str, **overrides: Any) -> Settings:
         "lease_ttl_s": 1.5,
         "sweep_interval_s": 0.2,
         "sweep_grace_s": 0.2,
-        "drain_stale_s": 1.0,
+        "runner_slot_ttl_s": 1.0,
         **overrides,
     }
     return Settings(**values)

@@ -1,5 +1,5 @@
 """A client that times out and retries with the same command id gets the one outcome; commands
-left in an inbox when their drain job died with its worker are picked up without help."""
+left in an inbox when their drain runner died with its worker are picked up without help."""
 
 from __future__ import annotations
 

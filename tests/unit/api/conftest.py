@@ -1,4 +1,4 @@
-"""The API over the real facade on fakeredis, with drain jobs run by the test itself.
+"""The API over the real facade on fakeredis, with drain runners run by the test itself.
 
 `api.client` is an async HTTP client of the whole ASGI app (logging and metrics included);
 `await api.drain()` plays the worker: it applies every command waiting in an inbox.
@@ -19,6 +19,7 @@ from service.api import create_app
 from service.app import Skald
 from service.notify import Publisher
 from service.pipeline.drain import Drainer
+from service.pipeline.runner import DrainRunner
 from service.pipeline.session import SessionCache
 from service.settings import Settings
 from tests.fakes.race import race_config, register_race
@@ -34,17 +35,12 @@ class Api:
     client: AsyncTestClient[Any]
     skald: Skald
     scheduler: RecordingScheduler
-    drainer: Drainer
+    runner: DrainRunner
     settings: Settings
 
     async def drain(self) -> int:
-        """Run every scheduled drain job (and those they schedule); the number run."""
-        runs = 0
-        while self.scheduler.scheduled:
-            game_id, _ = self.scheduler.scheduled.pop(0)
-            await self.drainer.drain(game_id)
-            runs += 1
-        return runs
+        """Run every scheduled runner job (and the successors they schedule); the number run."""
+        return await self.scheduler.run_all(self.runner)
 
     async def new_game(self, players: int = 2, target: int = 12) -> str:
         """A race game created over HTTP; its id."""
@@ -95,10 +91,12 @@ async def api(settings: Settings) -> AsyncIterator[Api]:
         skald.views,
         skald.lobby,
         Publisher(redis, PREFIX),
-        scheduler,
         SessionCache(16),
         batch_size=settings.batch_size,
         lease_ttl_ms=int(settings.lease_ttl_s * 1000),
+    )
+    runner = DrainRunner(
+        skald.store, drainer, scheduler, settings.runner_budget_s, settings.runner_max_turns
     )
 
     async def connect(_: Settings) -> Skald:
@@ -106,7 +104,7 @@ async def api(settings: Settings) -> AsyncIterator[Api]:
 
     app = create_app(settings, connect)
     async with AsyncTestClient(app) as client:
-        yield Api(client, skald, scheduler, drainer, settings)
+        yield Api(client, skald, scheduler, runner, settings)
     unregister("race")
 
 

@@ -28,7 +28,6 @@ from service.pipeline.session import SessionCache
 from service.projections import encode_views
 from service.store.protocol import EventStore
 from service.store.records import ReceivedCommand
-from tests.fakes.scheduler import RecordingScheduler
 
 CREATED_AT = "2024-05-01T12:00:00+00:00"
 
@@ -80,8 +79,7 @@ class StoreDriver:
     def __init__(self, store: EventStore, game_name: str) -> None:
         self.store = store
         self.codec = codec_for(game_name)
-        self.scheduler = RecordingScheduler()
-        self.drainer = Drainer(store, None, None, None, self.scheduler, SessionCache(8), 64, 30_000)
+        self.drainer = Drainer(store, None, None, None, SessionCache(8), 64, 30_000)
 
     async def send(self, game_id: str, sent: Sent) -> None:
         """Submit one command (no rate limit) and drain until the inbox is empty."""
@@ -90,7 +88,7 @@ class StoreDriver:
         await self.store.submit(game_id, received, f"job-{sent.command_id}", 0, 1000)
         while True:
             report = await self.drainer.drain(game_id)
-            if not report.rescheduled:
+            if not report.put_back:
                 break
 
     async def projections(self, game_id: str, names: list[str]) -> tuple[int, dict[str, bytes]]:

@@ -1,4 +1,4 @@
-"""The facade over fakeredis, with drain jobs run by hand instead of by RQ workers."""
+"""The facade over fakeredis, with drain runners run by hand instead of by RQ workers."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import fakeredis
 from service.app import Skald
 from service.notify import Publisher
 from service.pipeline.drain import Drainer
+from service.pipeline.runner import DrainRunner
 from service.pipeline.session import SessionCache
 from service.settings import Settings
 from service.store.side import Lobby, Views
@@ -22,17 +23,11 @@ class Harness:
     skald: Skald
     scheduler: RecordingScheduler
     drainer: Drainer
+    runner: DrainRunner
 
     async def run_jobs(self) -> int:
-        """Run every scheduled drain job, and the jobs they schedule; how many ran."""
-        ran = 0
-        while self.scheduler.scheduled:
-            game_id, job_id = self.scheduler.scheduled.pop(0)
-            self.scheduler.statuses[job_id] = "started"
-            await self.drainer.drain(game_id)
-            self.scheduler.statuses.pop(job_id)
-            ran += 1
-        return ran
+        """Run every scheduled runner job, and the successors they schedule; how many ran."""
+        return await self.scheduler.run_all(self.runner)
 
 
 def make_harness(redis: fakeredis.aioredis.FakeRedis, **settings: object) -> Harness:
@@ -45,9 +40,11 @@ def make_harness(redis: fakeredis.aioredis.FakeRedis, **settings: object) -> Har
         Views(redis, config.key_prefix, skald.store.scripts),
         Lobby(redis, config.key_prefix),
         Publisher(redis, config.key_prefix),
-        scheduler,
         SessionCache(16),
         config.batch_size,
         int(config.lease_ttl_s * 1000),
     )
-    return Harness(skald, scheduler, drainer)
+    runner = DrainRunner(
+        skald.store, drainer, scheduler, config.runner_budget_s, config.runner_max_turns
+    )
+    return Harness(skald, scheduler, drainer, runner)

@@ -2,7 +2,8 @@
 
 Subclasses provide a `store` fixture (in memory, fakeredis, real Redis). Everything here is
 what the command path relies on: atomic, version-conditional, fenced appends; idempotent
-submission; commands decided at most once; the drain flag never lost.
+submission; commands decided at most once. The drain runners' side of the store (ready set,
+runner slots) has its own suite in runner_contract.py.
 """
 
 from __future__ import annotations
@@ -124,16 +125,12 @@ class EventStoreContract:
 
     # --- the inbox ---------------------------------------------------------------------
 
-    async def test_submitted_commands_queue_in_order_and_the_first_raises_the_flag(
-        self, store: EventStore
-    ) -> None:
+    async def test_submitted_commands_queue_in_order(self, store: EventStore) -> None:
         await create_game(store)
 
         first = await submit(store, command("c1", seat=0))
         second = await submit(store, command("c2", seat=1))
 
-        assert (first.schedule_drain, second.schedule_drain) == (True, False)
-        assert await store.drain_flag(GAME) == "job-c1"
         inbox = await store.inbox(GAME, NO_INBOX_ID, 10)
         assert [(c.command_id, c.seat, c.request_id) for c in inbox] == [
             ("c1", 0, "req-c1"),
@@ -336,7 +333,7 @@ class EventStoreContract:
         stored = await store.head(GAME)
         assert stored is not None and stored.finished
 
-    # --- leases and the drain flag --------------------------------------------------------
+    # --- leases ---------------------------------------------------------------------------
 
     async def test_one_lease_holder_at_a_time(self, store: EventStore) -> None:
         await create_game(store)
@@ -352,44 +349,3 @@ class EventStoreContract:
         assert second is None
         assert still_held
         assert third is not None and third > first
-
-    async def test_finishing_a_drain_with_nothing_waiting_lowers_the_flag(
-        self, store: EventStore
-    ) -> None:
-        await create_game(store)
-        await submit(store, command("c1"))
-        lease = await store.acquire_lease(GAME, LEASE_MS)
-        assert lease is not None
-        await store.commit(GAME, await self._batch(store, lease))
-
-        more = await store.finish_drain(GAME, "job-next")
-        later = await submit(store, command("c2"))
-
-        assert not more
-        assert later.schedule_drain  # the flag was down: this submitter must enqueue
-
-    async def test_finishing_a_drain_with_commands_waiting_hands_over(
-        self, store: EventStore
-    ) -> None:
-        await create_game(store)
-        await submit(store, command("c1"))
-        lease = await store.acquire_lease(GAME, LEASE_MS)
-        assert lease is not None
-        batch = await self._batch(store, lease)
-        await submit(store, command("c2"))  # arrives while the batch is being decided
-        await store.commit(GAME, batch)
-
-        more = await store.finish_drain(GAME, "job-next")
-        later = await submit(store, command("c3"))
-
-        assert more
-        assert await store.drain_flag(GAME) == "job-next"
-        assert not later.schedule_drain
-
-    async def test_the_sweeper_can_name_a_new_drain_job(self, store: EventStore) -> None:
-        await create_game(store)
-        await submit(store, command("c1"))
-
-        await store.set_drain_flag(GAME, "job-replacement")
-
-        assert await store.drain_flag(GAME) == "job-replacement"

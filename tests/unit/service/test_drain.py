@@ -1,4 +1,4 @@
-"""Drain jobs on the in-memory store: batches, hand-over, the lease, cached sessions."""
+"""A game's drain turn on the in-memory store: batches, putting back, the lease, cached sessions."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from service.pipeline.session import SessionCache, load_session
 from service.store.memory import InMemoryEventStore
 from service.store.records import NO_INBOX_ID, Batch, Head
 from tests.fakes.race import RaceGame
-from tests.fakes.scheduler import RecordingScheduler
 from tests.unit.service.helpers import SEED, queue, race_state, stored_race
 
 pytestmark = pytest.mark.anyio
@@ -21,44 +20,52 @@ pytestmark = pytest.mark.anyio
 GAME_ID = "race1"
 
 
-def drainer(
-    store: InMemoryEventStore, scheduler: RecordingScheduler, batch_size: int = 64
-) -> Drainer:
-    return Drainer(store, None, None, None, scheduler, SessionCache(8), batch_size, 10_000)
+def drainer(store: InMemoryEventStore, batch_size: int = 64) -> Drainer:
+    return Drainer(store, None, None, None, SessionCache(8), batch_size, 10_000)
 
 
-async def test_a_drain_applies_the_waiting_commands_and_lowers_the_flag(race: RaceGame) -> None:
-    store, scheduler = InMemoryEventStore(), RecordingScheduler()
+async def ready_games(store: InMemoryEventStore) -> list[str]:
+    """Every game in the ready set, taken out of it."""
+    taken = []
+    while (game_id := await store.take_ready("runner")) is not None:
+        taken.append(game_id)
+    return taken
+
+
+async def test_a_drain_applies_the_waiting_commands_and_leaves_the_game_out(
+    race: RaceGame,
+) -> None:
+    store = InMemoryEventStore()
     await stored_race(store, GAME_ID)
     seat = race_state().turn
     await queue(store, GAME_ID, "c1", seat, {"type": "Move", "steps": 1})
     await queue(store, GAME_ID, "c2", 1 - seat, {"type": "Move", "steps": 2})
 
-    report = await drainer(store, scheduler).drain(GAME_ID)
+    await ready_games(store)  # the runner took the game
+    report = await drainer(store).drain(GAME_ID)
 
-    assert (report.status, report.commands, report.version, report.rescheduled) == (
+    assert (report.status, report.commands, report.version, report.put_back) == (
         "applied",
         2,
         7,
         False,
     )
-    assert await store.drain_flag(GAME_ID) is None
-    assert scheduler.scheduled == []
+    assert await ready_games(store) == []
     head = await store.head(GAME_ID)
     assert head is not None and await store.inbox(GAME_ID, head.cursor, 10) == []
 
 
-async def test_more_than_a_batch_hands_over_to_a_new_job(race: RaceGame) -> None:
-    store, scheduler = InMemoryEventStore(), RecordingScheduler()
+async def test_more_than_a_batch_puts_the_game_back_in_the_ready_set(race: RaceGame) -> None:
+    store = InMemoryEventStore()
     await stored_race(store, GAME_ID)
     for n in range(5):
         await queue(store, GAME_ID, f"c{n}", 0, {"type": "Move", "steps": 1})
+    await ready_games(store)  # the runner took the game
 
-    report = await drainer(store, scheduler, batch_size=2).drain(GAME_ID)
+    report = await drainer(store, batch_size=2).drain(GAME_ID)
 
-    assert (report.commands, report.rescheduled) == (2, True)
-    assert [game for game, _ in scheduler.scheduled] == [GAME_ID]
-    assert await store.drain_flag(GAME_ID) == scheduler.scheduled[0][1]
+    assert (report.commands, report.put_back) == (2, True)
+    assert await ready_games(store) == [GAME_ID]
     head = await store.head(GAME_ID)
     assert head is not None
     assert len(await store.inbox(GAME_ID, head.cursor, 10)) == 3
@@ -67,22 +74,27 @@ async def test_more_than_a_batch_hands_over_to_a_new_job(race: RaceGame) -> None
 async def test_a_drain_finds_the_game_busy_when_another_holds_the_lease(
     race: RaceGame,
 ) -> None:
-    store, scheduler = InMemoryEventStore(), RecordingScheduler()
+    store = InMemoryEventStore()
     await stored_race(store, GAME_ID)
     await queue(store, GAME_ID, "c1", 0, {"type": "Move", "steps": 1})
-    assert await store.acquire_lease(GAME_ID, 10_000) is not None
+    holder = await store.acquire_lease(GAME_ID, 10_000)
+    assert holder is not None
+    await ready_games(store)  # this runner took the game
 
-    report = await drainer(store, scheduler).drain(GAME_ID)
+    report = await drainer(store).drain(GAME_ID)
+    skipped = await ready_games(store)
+    put_back = await store.release_lease(GAME_ID, holder)  # the holder lets go
 
     assert report.status == "busy"
-    assert await store.drain_flag(GAME_ID) == "job-c1"  # still the holder's to lower
+    assert skipped == []  # the skipping runner leaves the game to its holder...
+    assert put_back and await ready_games(store) == [GAME_ID]  # ...who puts it back
     assert len(await store.inbox(GAME_ID, NO_INBOX_ID, 10)) == 1
     assert (await store.head(GAME_ID)).cursor == NO_INBOX_ID  # type: ignore[union-attr]
 
 
 async def test_a_lease_expired_mid_batch_stops_the_job_without_writing(race: RaceGame) -> None:
     now = [1000.0]
-    store, scheduler = InMemoryEventStore(clock=lambda: now[0]), RecordingScheduler()
+    store = InMemoryEventStore(clock=lambda: now[0])
     await stored_race(store, GAME_ID)
     await queue(store, GAME_ID, "c1", race_state().turn, {"type": "Move", "steps": 1})
     commit = store.commit
@@ -94,7 +106,7 @@ async def test_a_lease_expired_mid_batch_stops_the_job_without_writing(race: Rac
 
     store.commit = commit_after_a_stall  # type: ignore[method-assign]
 
-    report = await drainer(store, scheduler).drain(GAME_ID)
+    report = await drainer(store).drain(GAME_ID)
 
     assert report.status == "lease_lost"
     assert len(await store.read(GAME_ID)) == 5
@@ -104,9 +116,9 @@ async def test_a_lease_expired_mid_batch_stops_the_job_without_writing(race: Rac
 async def test_a_cached_session_folds_forward_what_another_worker_applied(
     race: RaceGame,
 ) -> None:
-    store, scheduler = InMemoryEventStore(), RecordingScheduler()
+    store = InMemoryEventStore()
     await stored_race(store, GAME_ID)
-    workers = [drainer(store, scheduler), drainer(store, scheduler)]
+    workers = [drainer(store), drainer(store)]
     bots = [RandomBot(1), RandomBot(2)]
     live, chance, sent = race_state(), Chance(SEED), 0
     while race.outcome(live) is None:

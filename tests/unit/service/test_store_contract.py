@@ -10,18 +10,18 @@ import pytest
 
 from service.store.memory import InMemoryEventStore
 from service.store.redis_events import RedisEventStore
-from tests.unit.service.store_contract import EventStoreContract
+from tests.unit.service.runner_contract import RunnerContract
 
 pytestmark = pytest.mark.anyio
 
 
-class TestInMemoryEventStore(EventStoreContract):
+class TestInMemoryEventStore(RunnerContract):
     @pytest.fixture
     def store(self) -> InMemoryEventStore:
         return InMemoryEventStore()
 
 
-class TestRedisEventStoreOnFakeRedis(EventStoreContract):
+class TestRedisEventStoreOnFakeRedis(RunnerContract):
     @pytest.fixture
     def store(self, fake_redis: fakeredis.aioredis.FakeRedis) -> RedisEventStore:
         return RedisEventStore(fake_redis, prefix="t:")

@@ -1,0 +1,11 @@
+-- A runner gives up its slot; if games are ready it hands the slot to its successor instead.
+-- Atomic with submit's check of the slots: no game is left ready with no runner coming.
+-- KEYS: ready, runners    ARGV: runner_job_id, next_job_id, runner_ttl_ms
+-- Returns 1 when the caller must enqueue `next_job_id`.
+redis.call('ZREM', KEYS[2], ARGV[1])
+if redis.call('ZCARD', KEYS[1]) == 0 then
+    return 0
+end
+local now = redis.call('TIME')
+redis.call('ZADD', KEYS[2], now[1] * 1000 + math.floor(now[2] / 1000) + tonumber(ARGV[3]), ARGV[2])
+return 1

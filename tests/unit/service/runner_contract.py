@@ -1,0 +1,139 @@
+"""The storage contract of the drain runners' side: the ready set and the runner slots.
+
+It extends EventStoreContract: every adapter's test class runs this one, so both. Slot
+expiry needs a clock the test controls, so it is checked on the in-memory store alone
+(test_runner.py); here every slot stays alive.
+"""
+
+from __future__ import annotations
+
+from service.store.protocol import EventStore
+from service.store.records import RunnerLimits
+from tests.unit.service.store_contract import (
+    GAME,
+    LEASE_MS,
+    EventStoreContract,
+    command,
+    create_game,
+    submit,
+)
+
+MAX_RUNNERS = RunnerLimits().max_runners  # the limit every contract fixture's store uses
+
+
+async def take_all(store: EventStore, runner: str = "runner-1") -> list[str]:
+    """Every ready game, in the order runners get them."""
+    taken = []
+    while (game_id := await store.take_ready(runner)) is not None:
+        taken.append(game_id)
+    return taken
+
+
+class RunnerContract(EventStoreContract):
+    """Behaviour every EventStore adapter must show, drain runners' side included."""
+
+    async def test_a_submitted_game_is_ready_once_however_many_commands_wait(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+
+        await submit(store, command("c1"))
+        await submit(store, command("c2"))
+
+        assert await take_all(store) == [GAME]
+
+    async def test_games_are_taken_in_the_order_they_became_ready(self, store: EventStore) -> None:
+        for game_id in ("g1", "g2", "g3"):
+            await create_game(store, game_id)
+        for game_id in ("g2", "g3", "g1"):
+            await store.submit(game_id, command(f"c-{game_id}"), "job", 0, 1000)
+
+        assert await take_all(store) == ["g2", "g3", "g1"]
+
+    async def test_no_more_than_max_runners_submits_start_a_runner(self, store: EventStore) -> None:
+        await create_game(store)
+
+        started = [(await submit(store, command(f"c{n}"))).start_runner for n in range(6)]
+
+        assert started == [True] * MAX_RUNNERS + [False] * (6 - MAX_RUNNERS)
+
+    async def test_a_runner_ending_with_nothing_ready_frees_its_slot(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+        for n in range(MAX_RUNNERS):
+            await submit(store, command(f"c{n}"))
+        await take_all(store)
+
+        handed_over = await store.end_runner("job-c0", "job-next")
+        later = await submit(store, command("late"))
+
+        assert not handed_over
+        assert later.start_runner  # the freed slot goes to this submitter's runner
+
+    async def test_a_runner_ending_with_games_ready_hands_its_slot_over(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+        for n in range(MAX_RUNNERS):
+            await submit(store, command(f"c{n}"))
+
+        handed_over = await store.end_runner("job-c0", "job-next")
+        later = await submit(store, command("late"))
+
+        assert handed_over
+        assert not later.start_runner  # the successor holds the slot: still at the limit
+        assert await take_all(store) == [GAME]
+
+    async def test_releasing_a_lease_puts_the_game_back_only_when_commands_wait(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+        await submit(store, command("c1"))
+        await take_all(store)
+        lease = await store.acquire_lease(GAME, LEASE_MS)
+        assert lease is not None
+        batch = await self._batch(store, lease)
+        await submit(store, command("c2"))  # arrives while the batch is being decided
+        await store.commit(GAME, batch)
+        await take_all(store)  # a runner took the game meanwhile and skipped it: leased
+
+        put_back = await store.release_lease(GAME, lease)
+        ready_after = await take_all(store)
+
+        assert put_back and ready_after == [GAME]
+
+    async def test_releasing_a_lease_with_nothing_waiting_leaves_the_game_out(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+        await submit(store, command("c1"))
+        await take_all(store)
+        lease = await store.acquire_lease(GAME, LEASE_MS)
+        assert lease is not None
+        await store.commit(GAME, await self._batch(store, lease))
+
+        put_back = await store.release_lease(GAME, lease)
+
+        assert not put_back and await take_all(store) == []
+
+    async def test_waking_a_game_makes_it_ready_and_claims_a_free_slot(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+
+        claimed = await store.wake(GAME, "job-swept")
+        ready = await take_all(store)
+
+        assert claimed and ready == [GAME]
+
+    async def test_waking_claims_no_slot_when_every_runner_is_alive(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+        for n in range(MAX_RUNNERS):
+            await submit(store, command(f"c{n}"))
+
+        claimed = await store.wake(GAME, "job-swept")
+
+        assert not claimed and await take_all(store) == [GAME]

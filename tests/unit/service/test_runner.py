@@ -1,0 +1,129 @@
+"""Drain runners on the in-memory store: many games per job, the budget, slots, hand-over."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.pipeline.drain import Drainer
+from service.pipeline.runner import DrainRunner
+from service.pipeline.session import SessionCache
+from service.store.memory import InMemoryEventStore
+from service.store.records import ReceivedCommand, RunnerLimits
+from tests.fakes.race import RaceGame
+from tests.fakes.scheduler import RecordingScheduler
+from tests.unit.service.helpers import body, race_state, stored_race
+
+pytestmark = pytest.mark.anyio
+
+GAMES = ["g1", "g2", "g3"]
+SLOT_TTL_MS = 5_000
+
+
+class Clock:
+    """Seconds that move only when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def setup(
+    clock: Clock, max_runners: int = 1, budget_s: float = 60.0, max_turns: int = 0
+) -> tuple[InMemoryEventStore, RecordingScheduler, DrainRunner]:
+    store = InMemoryEventStore(clock, RunnerLimits(max_runners, SLOT_TTL_MS))
+    scheduler = RecordingScheduler()
+    drainer = Drainer(store, None, None, None, SessionCache(8), 64, 10_000)
+    return store, scheduler, DrainRunner(store, drainer, scheduler, budget_s, max_turns, clock)
+
+
+async def submit(
+    store: InMemoryEventStore, scheduler: RecordingScheduler, game_id: str, command_id: str
+) -> None:
+    """Submit one legal move as the facade does: enqueue the runner when a slot was claimed."""
+    received = ReceivedCommand(
+        race_state().turn, command_id, "req", body({"type": "Move", "steps": 1})
+    )
+    job_id = scheduler.new_job_id()
+    result = await store.submit(game_id, received, job_id, 0, 1000)
+    if getattr(result, "start_runner", False):
+        await scheduler.schedule(job_id)
+
+
+async def statuses(store: InMemoryEventStore, command_id: str) -> list[str]:
+    records = [await store.command(game_id, command_id) for game_id in GAMES]
+    return [record.status if record is not None else "missing" for record in records]
+
+
+async def test_one_runner_job_drains_every_ready_game(race: RaceGame) -> None:
+    clock = Clock()
+    store, scheduler, runner = setup(clock)
+    for game_id in GAMES:
+        await stored_race(store, game_id)
+        await submit(store, scheduler, game_id, "c1")
+
+    ran = await scheduler.run_all(runner)
+
+    assert ran == 1  # the first submit took the only slot; the others found a runner coming
+    assert await statuses(store, "c1") == ["applied"] * 3
+
+
+async def test_a_spent_budget_hands_the_slot_to_a_successor_job(race: RaceGame) -> None:
+    clock = Clock()
+    store, scheduler, runner = setup(clock, budget_s=0.0)
+    for game_id in GAMES:
+        await stored_race(store, game_id)
+        await submit(store, scheduler, game_id, "c1")
+
+    first = await runner.run(scheduler.scheduled.pop(0))
+    rest = await scheduler.run_all(runner)
+
+    assert first.turns == 1
+    assert first.successor is not None  # games were still ready: it handed over
+    assert rest == 2
+    assert await statuses(store, "c1") == ["applied"] * 3
+
+
+async def test_one_turn_per_job_makes_one_job_per_command(race: RaceGame) -> None:
+    clock = Clock()
+    store, scheduler, runner = setup(clock, max_turns=1)
+    for game_id in GAMES:
+        await stored_race(store, game_id)
+        await submit(store, scheduler, game_id, "c1")
+
+    ran = await scheduler.run_all(runner)
+
+    assert ran == 3
+    assert await statuses(store, "c1") == ["applied"] * 3
+
+
+async def test_a_runner_that_ran_out_of_games_frees_its_slot(race: RaceGame) -> None:
+    clock = Clock()
+    store, scheduler, runner = setup(clock)
+    await stored_race(store, "g1")
+    await submit(store, scheduler, "g1", "c1")
+    await scheduler.run_all(runner)
+
+    await submit(store, scheduler, "g1", "c2")
+
+    assert len(scheduler.scheduled) == 1  # the slot was free again: a new runner comes
+
+
+async def test_a_dead_runners_slot_expires_and_a_new_runner_is_started(race: RaceGame) -> None:
+    clock = Clock()
+    store, scheduler, runner = setup(clock)
+    await stored_race(store, "g1")
+    await submit(store, scheduler, "g1", "c1")
+    scheduler.scheduled.clear()  # the runner's worker died before it ran
+    await submit(store, scheduler, "g1", "c2")
+    before_expiry = len(scheduler.scheduled)
+
+    clock.now += SLOT_TTL_MS / 1000
+    woken = await store.wake("g1", "job-swept")
+
+    assert before_expiry == 0  # the dead runner still held the only slot
+    assert woken
+    await runner.run("job-swept")
+    records = [await store.command("g1", command_id) for command_id in ("c1", "c2")]
+    assert all(record is not None and record.status != "queued" for record in records)
