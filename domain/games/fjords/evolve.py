@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from contracts.base import Event
@@ -39,6 +40,12 @@ from domain.games.fjords.state import (
 )
 from domain.games.fjords.tiles import TileSet
 from domain.games.fjords.variants import bag_for, starting_runes
+
+# A named tuple costs about 300 ns to build, a cache hit about 100 ns. They are immutable, so
+# replay may share them, and a tile set has a few hundred (tile, rotation) pairs and a table a
+# few dozen (kind, seat, colour) pieces: the caches' bounds are never reached in a real game.
+_placed_tile = lru_cache(maxsize=4096)(PlacedTile)
+_piece = lru_cache(maxsize=256)(Piece)
 
 
 def evolve(state: FjordsState | None, event: Event, tiles: TileSet) -> FjordsState:
@@ -71,24 +78,28 @@ def evolve(state: FjordsState | None, event: Event, tiles: TileSet) -> FjordsSta
 
 
 def _tile_placed(state: FjordsState, event: TilePlaced) -> None:
-    state.board[(event.q, event.r)] = PlacedTile(event.tile, event.rotation, event.corners)
+    tile = event.tile
+    state.board[(event.q, event.r)] = _placed_tile(tile, event.rotation, event.corners)
     # Starting tiles come from nowhere; others from the row, or (Classic) the hand or set-aside.
-    if event.tile in state.row:
-        state.row.remove(event.tile)
-    elif event.tile == state.drawn:
+    row = state.row
+    if tile in row:
+        row.remove(tile)
+    elif tile == state.drawn:
         state.drawn = None
-    elif event.tile in state.set_aside:
-        state.set_aside.remove(event.tile)
-    if event.seat is not None:
-        state.active = (event.seat + 1) % state.players
+    elif tile in state.set_aside:
+        state.set_aside.remove(tile)
+    seat = event.seat
+    if seat is not None:
+        state.active = (seat + 1) % state.players
 
 
 def _tile_drawn(state: FjordsState, event: TileDrawn) -> None:
-    del state.bag[bisect_left(state.bag, event.tile)]
+    tile, bag = event.tile, state.bag
+    del bag[bisect_left(bag, tile)]
     if state.variant == "classic":
-        state.drawn = event.tile
+        state.drawn = tile
     else:
-        state.row.append(event.tile)
+        state.row.append(tile)
     state.draws_used = event.draw + 1
 
 
@@ -134,14 +145,20 @@ def _match_game_started(state: FjordsState, event: MatchGameStarted, tiles: Tile
 
 
 def _longhouse_placed(state: FjordsState, event: LonghousePlaced) -> None:
-    state.pieces[(event.q, event.r)] = Piece("longhouse", event.seat, event.colour)
-    _supply(state, event.seat, event.colour).longhouses -= 1
+    seat, colour = event.seat, event.colour
+    state.pieces[(event.q, event.r)] = _piece("longhouse", seat, colour)
+    main = state.supplies[seat][0]  # every piece is of the main colour but Epic's second
+    (main if main.colour == colour else _supply(state, seat, colour)).longhouses -= 1
 
 
 def _viking_placed(state: FjordsState, event: VikingPlaced) -> None:
-    state.pieces[(event.q, event.r)] = Piece("viking", event.seat, event.colour)
-    _supply(state, event.seat, event.colour).vikings -= 1
-    state.active = state.next_in(event.seat)
+    seat, colour = event.seat, event.colour
+    state.pieces[(event.q, event.r)] = _piece("viking", seat, colour)
+    main = state.supplies[seat][0]  # every piece is of the main colour but Epic's second
+    (main if main.colour == colour else _supply(state, seat, colour)).vikings -= 1
+    # Most turns pass to the very next seat; `next_in` walks on only when that seat is out.
+    following = (seat + 1) % state.players
+    state.active = following if not state.out[following] else state.next_in(seat)
 
 
 def _row_discarded(state: FjordsState, event: RowDiscarded) -> None:

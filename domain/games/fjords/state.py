@@ -149,8 +149,13 @@ class FjordsState:
 def starting_supplies(colours: list[list[str]]) -> list[list[Supply]]:
     """Each seat's pieces at setup: 20 vikings and 4 longhouses of its main colour (rule book);
     Epic: 10 vikings and 2 longhouses of its second colour (decision 9)."""
-    sizes = [(VIKINGS_PER_COLOUR, LONGHOUSES_PER_COLOUR), EPIC_SECOND_COLOUR]
+    # Spelled out rather than looked up: every replayed GameStarted builds these.
     return [
-        [Supply(colour, *sizes[min(index, 1)]) for index, colour in enumerate(seat)]
+        [
+            Supply(colour, VIKINGS_PER_COLOUR, LONGHOUSES_PER_COLOUR)
+            if index == 0
+            else Supply(colour, *EPIC_SECOND_COLOUR)
+            for index, colour in enumerate(seat)
+        ]
         for seat in colours
     ]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import resources
 from typing import Any
 
@@ -124,8 +125,16 @@ class TileSet:
         Rule book, setup: 4 players use all tiles, 3 remove those marked "4", 2 remove those
         marked "3" or "4".
         """
-        removed = {2: {"3", "4"}, 3: {"4"}, 4: set()}[players]
-        return sorted(t.id for t in self.landscape.values() if t.mark not in removed)
+        return list(self._bags[players])
+
+    @cached_property
+    def _bags(self) -> dict[int, tuple[int, ...]]:
+        """Each player count's bag, sorted once: every replayed GameStarted asks for one."""
+        removed_by_players = {2: {"3", "4"}, 3: {"4"}, 4: set[str]()}
+        return {
+            players: tuple(sorted(t.id for t in self.landscape.values() if t.mark not in removed))
+            for players, removed in removed_by_players.items()
+        }
 
 
 def _rotate_regions(regions: tuple[int, ...], rotation: int) -> tuple[int, ...]:
