@@ -66,7 +66,7 @@ from service.store.protocol import GameMissing
 from service.store.records import Accepted, Duplicate, GameMeta, ReceivedCommand, Throttled
 from service.store.redis_events import RedisEventStore
 from service.store.scripts import Scripts
-from service.store.side import Lobby, PendingIndex, Seats, Views, view_field
+from service.store.side import KnownTokens, Lobby, PendingIndex, Seats, Views, view_field
 
 SEED_BYTES = 32  # a game's secret seed (DESIGN: randomness is provably fair)
 
@@ -74,6 +74,14 @@ ViewFormat = str  # "json" or "msgpack"
 _META_CACHE_SIZE = 10_000
 _REDIS_CONNECTIONS = 256
 _REDIS_POOL_WAIT_S = 10.0
+
+
+def new_game_id() -> str:
+    """A fresh game id: 96 random bits, URL-safe, never starting with "-" (which a command line
+    would read as an option: `skald replay -x…`)."""
+    while (game_id := secrets.token_urlsafe(12)).startswith("-"):
+        pass
+    return game_id
 
 
 class Skald:
@@ -94,6 +102,7 @@ class Skald:
         scripts = Scripts(redis)
         self.store = RedisEventStore(redis, prefix, scripts, settings.runner_limits)
         self.seats = Seats(redis, prefix, scripts)
+        self.known_tokens = KnownTokens(self.seats.token_hashes, _META_CACHE_SIZE)
         self.views = Views(redis, prefix, scripts)  # rebuilds; commits store views themselves
         self.lobby = Lobby(redis, prefix)
         self.pending = PendingIndex(redis, prefix, scripts)
@@ -154,7 +163,7 @@ class Skald:
         codec = codec_for(game)
         if not isinstance(config, dict):
             raise InvalidInput("game.bad_config", "a game's config is a JSON object")
-        game_id = secrets.token_urlsafe(12)
+        game_id = new_game_id()
         seed = secrets.token_bytes(SEED_BYTES) if seed_hex is None else self._chosen_seed(seed_hex)
         now = datetime.now(UTC)
         opened = open_game(codec, game_id, config, seed, now.isoformat(timespec="seconds"))
@@ -228,11 +237,9 @@ class Skald:
         if not 0 < len(token) <= MAX_TOKEN_LENGTH:
             raise Unauthorized("token.invalid", "this token is not valid for this game")
         digest = token_hash(token)
-        found = None
-        # Compare against every seat, in constant time each, without stopping early.
-        for seat, stored in (await self.seats.token_hashes(game_id)).items():
-            if hmac.compare_digest(stored, digest):
-                found = seat
+        found = await self.known_tokens.seat_of(
+            game_id, lambda stored: hmac.compare_digest(stored, digest)
+        )
         if found is None:
             raise Unauthorized("token.invalid", "this token is not valid for this game")
         return found

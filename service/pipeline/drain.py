@@ -1,5 +1,6 @@
-"""One game's turn in a drain runner: take its lease, apply one batch, refresh projections,
-notify, and give the lease back (which puts the game back in the ready set if more waits).
+"""One game's turn in a drain runner, in three Redis round trips: take the lease with the head
+and the waiting commands (`open_turn`), commit one batch with its projections and give the lease
+back in the same step (which puts the game back in the ready set if more waits), notify.
 
 One batch per turn: busy games do not starve quiet ones, and each batch re-reads the inbox so
 it carries whatever piled up while the game waited its turn.
@@ -18,7 +19,7 @@ from service.pipeline.apply import plan_batch
 from service.pipeline.session import GameSession, SessionCache, load_session
 from service.projections import encode_views
 from service.store.protocol import EventStore, LeaseLost, VersionConflict
-from service.store.records import Batch
+from service.store.records import Batch, Turn
 from service.store.side import Lobby, Views
 
 log = structlog.get_logger("skald.worker")
@@ -60,18 +61,21 @@ class Drainer:
 
     async def drain(self, game_id: str) -> DrainReport:
         """Apply up to one batch of the game's waiting commands; put the game back if more wait."""
-        token = await self.store.acquire_lease(game_id, self.lease_ttl_ms)
-        if token is None:
+        # Lease, head and the inbox batch in one round trip.
+        turn = await self.store.open_turn(game_id, self.lease_ttl_ms, self.batch_size)
+        if turn is None:
             # Another runner holds the game; it puts the game back when it releases the lease.
             return DrainReport(game_id, "busy")
+        put_back: bool | None = None  # set when the commit gave the lease back itself
         try:
-            report = await self._apply_batch(game_id, token)
+            report, put_back = await self._apply_batch(game_id, turn)
         except (LeaseLost, VersionConflict) as exc:
             # Someone else writes this game now; nothing of this batch was written.
             log.warning("drain_lost_game", game_id=game_id, code=exc.code)
             report = DrainReport(game_id, "lease_lost")
         finally:
-            put_back = await self.store.release_lease(game_id, token)
+            if put_back is None:
+                put_back = await self.store.release_lease(game_id, turn.lease)
         return replace(report, put_back=put_back)
 
     @staticmethod
@@ -80,12 +84,14 @@ class Drainer:
             session.codec, session.game_id, session.version, session.state, session.meta.seats
         )
 
-    async def _apply_batch(self, game_id: str, token: int) -> DrainReport:
-        session = await load_session(self.store, game_id, self.cache.take(game_id))
-        commands = await self.store.inbox(game_id, session.cursor, self.batch_size)
+    async def _apply_batch(self, game_id: str, turn: Turn) -> tuple[DrainReport, bool | None]:
+        """The turn's report, and whether the game was put back when the commit released the
+        lease (None when the lease is still held)."""
+        session = await load_session(self.store, game_id, self.cache.take(game_id), turn.head)
+        commands = turn.commands
         if not commands:
             self.cache.put(session)
-            return DrainReport(game_id, "idle", version=session.version)
+            return DrainReport(game_id, "idle", version=session.version), None
         started = time.perf_counter()
         was_finished = session.finished
         plan = plan_batch(session, commands)
@@ -94,7 +100,7 @@ class Drainer:
         project = bool(plan.events) and session.rules_supported and plan.state_trusted
         views = self._views(session) if project else {}
         batch = Batch(
-            lease=token,
+            lease=turn.lease,
             expected_version=plan.expected_version,
             cursor=plan.cursor,
             head_hash=session.head_hash,
@@ -104,8 +110,13 @@ class Drainer:
             lease_ttl_ms=self.lease_ttl_ms,
             views=views,
         )
-        await self.store.commit(game_id, batch)  # on failure the advanced session is dropped
-        if not plan.state_trusted:
+        # On failure the advanced session is dropped. The usual turn gives the lease back in
+        # the same step; one whose rules crashed keeps it to rebuild the state and views.
+        put_back: bool | None = None
+        if plan.state_trusted:
+            put_back = (await self.store.commit_and_release(game_id, batch)).put_back
+        else:
+            await self.store.commit(game_id, batch)
             session = await load_session(self.store, game_id)
             if plan.events and self.views is not None:
                 await self.views.write(game_id, session.version, self._views(session))
@@ -125,4 +136,4 @@ class Drainer:
             finished=plan.finished,
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
         )
-        return DrainReport(game_id, "applied", len(plan.decided), plan.version)
+        return DrainReport(game_id, "applied", len(plan.decided), plan.version), put_back

@@ -14,7 +14,7 @@ from domain.chance import Chance
 from domain.engine import Game
 from service.pipeline.codec import GameCodec, codec_for, is_meta_event
 from service.store.protocol import EventStore, GameMissing
-from service.store.records import GameMeta, StoredEvent
+from service.store.records import GameMeta, Head, StoredEvent
 
 
 @dataclass
@@ -54,10 +54,14 @@ class GameSession:
 
 
 async def load_session(
-    store: EventStore, game_id: str, cached: GameSession | None = None
+    store: EventStore,
+    game_id: str,
+    cached: GameSession | None = None,
+    head: Head | None = None,
 ) -> GameSession:
-    """The game at its current head, folding forward from `cached` when it is usable."""
-    head = await store.head(game_id)
+    """The game at `head` (read now when not given), folding forward from `cached` when usable."""
+    if head is None:
+        head = await store.head(game_id)
     if head is None:
         raise GameMissing(game_id)
     if cached is not None and cached.version <= head.version:

@@ -23,6 +23,7 @@ from service.store.records import (
     Accepted,
     Batch,
     CommandRecord,
+    Committed,
     Duplicate,
     GameMeta,
     Head,
@@ -32,6 +33,7 @@ from service.store.records import (
     StoredEvent,
     SubmitResult,
     Throttled,
+    Turn,
 )
 
 
@@ -225,6 +227,12 @@ class InMemoryEventStore:
             game.views_version = version
         return game.head
 
+    async def commit_and_release(self, game_id: str, batch: Batch) -> Committed:
+        """`commit`, then give the lease back as `release_lease` does, in one atomic step;
+        on failure nothing is written and the lease is kept."""
+        head = await self.commit(game_id, batch)
+        return Committed(head, await self.release_lease(game_id, batch.lease))
+
     async def view(self, game_id: str, name: str) -> tuple[int, bytes] | None:
         """(version, bytes) of one stored projection field, or None."""
         game = self._games.get(game_id)
@@ -240,6 +248,15 @@ class InMemoryEventStore:
         game.fence += 1
         game.lease = (game.fence, self._clock() + ttl_ms / 1000)
         return game.fence
+
+    async def open_turn(self, game_id: str, ttl_ms: int, limit: int) -> Turn | None:
+        """Take the game's lease and read its head and up to `limit` waiting commands, in one
+        atomic step; None when another holder has the lease, GameMissing for no game."""
+        token = await self.acquire_lease(game_id, ttl_ms)
+        if token is None:
+            return None
+        head = self._game(game_id).head
+        return Turn(token, head, await self.inbox(game_id, head.cursor, limit))
 
     async def release_lease(self, game_id: str, token: int) -> bool:
         """Give the lease back if `token` holds it; re-mark the game ready if commands wait."""

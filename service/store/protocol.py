@@ -12,6 +12,9 @@ The atomic steps, each all-or-nothing:
 - `commit`: under the worker's lease (fencing token) and at the expected version, append a
   batch's events with their chain values, record each command's outcome (a command is decided
   at most once), store the projections at the new version and move the inbox cursor.
+- `open_turn`: take a game's lease and read its head and the commands past its cursor (one
+  round trip where a lease, a head and an inbox read took three).
+- `commit_and_release`: `commit` then `release_lease`, in one step (the drain's usual turn).
 - `release_lease`: give a game's lease back and put the game back in the ready set when
   commands still wait (a runner that found the game leased skipped it).
 - `take_ready` / `end_runner`: a runner takes the game waiting longest (renewing its slot);
@@ -28,12 +31,14 @@ from service.errors import Conflict, NotFound
 from service.store.records import (
     Batch,
     CommandRecord,
+    Committed,
     GameMeta,
     Head,
     NewEvent,
     ReceivedCommand,
     StoredEvent,
     SubmitResult,
+    Turn,
 )
 
 
@@ -141,12 +146,22 @@ class EventStore(Protocol):
         """Append a batch atomically; VersionConflict, LeaseLost or AlreadyDecided otherwise."""
         ...
 
+    async def commit_and_release(self, game_id: str, batch: Batch) -> Committed:
+        """`commit`, then give the lease back as `release_lease` does, in one atomic step;
+        on failure nothing is written and the lease is kept."""
+        ...
+
     async def view(self, game_id: str, name: str) -> tuple[int, bytes] | None:
         """(version, bytes) of one stored projection field (see service.projections)."""
         ...
 
     async def acquire_lease(self, game_id: str, ttl_ms: int) -> int | None:
         """A fencing token for the game's lease, or None when another holder has it."""
+        ...
+
+    async def open_turn(self, game_id: str, ttl_ms: int, limit: int) -> Turn | None:
+        """Take the game's lease and read its head and up to `limit` waiting commands, in one
+        atomic step; None when another holder has the lease, GameMissing for no game."""
         ...
 
     async def release_lease(self, game_id: str, token: int) -> bool:

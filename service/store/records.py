@@ -66,6 +66,14 @@ class ReceivedCommand(msgspec.Struct, frozen=True):
         return int(self.inbox_id.split("-", 1)[0])
 
 
+class Turn(msgspec.Struct, frozen=True):
+    """A drain turn's start: the lease taken, the head under it, the commands waiting past it."""
+
+    lease: int
+    head: Head
+    commands: list[ReceivedCommand]
+
+
 class CommandRecord(msgspec.Struct, frozen=True, array_like=True):
     """What became of a command; array-like to keep the stored form small."""
 
@@ -100,6 +108,13 @@ class Batch(msgspec.Struct, frozen=True):
     # Projections at the new version, written in the same step: a client that sees its
     # command applied also sees the views that include it.
     views: dict[str, bytes] = msgspec.field(default_factory=dict)
+
+
+class Committed(msgspec.Struct, frozen=True):
+    """A batch appended and its lease given back; `put_back` when commands still wait."""
+
+    head: Head
+    put_back: bool
 
 
 class Accepted(msgspec.Struct, frozen=True):

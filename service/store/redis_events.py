@@ -24,6 +24,7 @@ from service.store.records import (
     Accepted,
     Batch,
     CommandRecord,
+    Committed,
     Duplicate,
     GameMeta,
     Head,
@@ -33,6 +34,7 @@ from service.store.records import (
     StoredEvent,
     SubmitResult,
     Throttled,
+    Turn,
 )
 from service.store.scripts import Scripts
 
@@ -226,6 +228,14 @@ class RedisEventStore:
 
     async def commit(self, game_id: str, batch: Batch) -> Head:
         """Append a batch atomically; VersionConflict, LeaseLost or AlreadyDecided otherwise."""
+        return (await self._commit(game_id, batch, release=False)).head
+
+    async def commit_and_release(self, game_id: str, batch: Batch) -> Committed:
+        """`commit`, then give the lease back as `release_lease` does, in one atomic step;
+        on failure nothing is written and the lease is kept."""
+        return await self._commit(game_id, batch, release=True)
+
+    async def _commit(self, game_id: str, batch: Batch, release: bool) -> Committed:
         keys = self.keys(game_id)
         args: list[Any] = [
             batch.lease,
@@ -236,6 +246,8 @@ class RedisEventStore:
             batch.lease_ttl_ms,
             len(batch.events),
             len(batch.decided),
+            int(release),
+            game_id,
         ]
         for event in batch.events:
             args += [event.data, event.hash, event.command_id or ""]
@@ -244,11 +256,21 @@ class RedisEventStore:
         for name, value in batch.views.items():
             args += [name, value]
         reply = await self.scripts.commit(
-            keys=[keys.meta, keys.events, keys.commands, keys.lease, keys.views], args=args
+            keys=[
+                keys.meta,
+                keys.events,
+                keys.commands,
+                keys.lease,
+                keys.views,
+                keys.inbox,
+                self.ready_key,
+            ],
+            args=args,
         )
         kind = reply[0]
         if kind == b"ok":
-            return Head(int(reply[1]), batch.head_hash, batch.cursor, batch.finished)
+            head = Head(int(reply[1]), batch.head_hash, batch.cursor, batch.finished)
+            return Committed(head, bool(int(reply[2])))
         if kind == b"lease":
             raise LeaseLost(game_id)
         if kind == b"nogame":
@@ -270,6 +292,26 @@ class RedisEventStore:
         keys = self.keys(game_id)
         token = await self.scripts.lease(keys=[keys.lease, keys.fence], args=[ttl_ms])
         return None if token is None else int(token)
+
+    async def open_turn(self, game_id: str, ttl_ms: int, limit: int) -> Turn | None:
+        """Take the game's lease and read its head and up to `limit` waiting commands, in one
+        atomic step; None when another holder has the lease, GameMissing for no game."""
+        keys = self.keys(game_id)
+        reply: list[Any] = await self.scripts.open_turn(
+            keys=[keys.lease, keys.fence, keys.meta, keys.inbox], args=[ttl_ms, limit]
+        )
+        outcome = _text(reply[0])
+        if outcome == "held":
+            return None
+        if outcome == "nogame":
+            raise GameMissing(game_id)
+        _, token, version, chain, cursor, status, entries = reply
+        head = Head(int(version), chain or b"", _text(cursor), status == b"finished")
+        commands = [
+            _received(entry_id, dict(zip(flat[::2], flat[1::2], strict=True)))
+            for entry_id, flat in entries
+        ]
+        return Turn(int(token), head, commands)
 
     async def release_lease(self, game_id: str, token: int) -> bool:
         """Give the lease back if `token` holds it; re-mark the game ready if commands wait."""

@@ -24,6 +24,7 @@ class Scripts:
         self.submit = self._register(redis, "submit")
         self.commit = self._register(redis, "commit")
         self.lease = self._register(redis, "lease")
+        self.open_turn = self._register(redis, "open_turn")
         self.release_lease = self._register(redis, "release_lease")
         self.wake = self._register(redis, "wake")
         self.runner_take = self._register(redis, "runner_take")

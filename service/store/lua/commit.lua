@@ -1,10 +1,14 @@
 -- Append one batch atomically: events (version-conditional, fenced by the lease), the outcome
 -- of every command decided, the inbox cursor and the chain head. All or nothing.
--- KEYS: meta, events, commands, lease, views
+-- With release = 1 it also gives the lease back and, as release_lease.lua does, puts the game
+-- back in the ready set when commands wait past the new cursor (one round trip, not two).
+-- KEYS: meta, events, commands, lease, views, inbox, ready
 -- ARGV: lease_token, expected_version, cursor, head_hash, finished (1/0), lease_ttl_ms,
---       n_events, n_decided, then per event: data, hash, command_id ('' for none),
+--       n_events, n_decided, release (1/0), game_id,
+--       then per event: data, hash, command_id ('' for none),
 --       then per decided command: command_id, record, then the views as field, value pairs
--- Returns {'ok', version} | {'lease'} | {'nogame'} | {'conflict', version} | {'decided', id}
+-- Returns {'ok', version, put_back (1/0)} | {'lease'} | {'nogame'} | {'conflict', version}
+--         | {'decided', id}
 if redis.call('GET', KEYS[4]) ~= ARGV[1] then
     return {'lease'}
 end
@@ -17,7 +21,7 @@ if version ~= tonumber(ARGV[2]) then
     return {'conflict', current}
 end
 local n_events = tonumber(ARGV[7])
-local first_decided = 9 + n_events * 3
+local first_decided = 11 + n_events * 3
 local first_view = first_decided + tonumber(ARGV[8]) * 2
 -- Check every command is still queued (its record is an inbox id) before writing anything.
 for i = first_decided, first_view - 1, 2 do
@@ -27,7 +31,7 @@ for i = first_decided, first_view - 1, 2 do
     end
 end
 for k = 0, n_events - 1 do
-    local i = 9 + k * 3
+    local i = 11 + k * 3
     version = version + 1
     if ARGV[i + 2] == '' then
         redis.call('XADD', KEYS[2], version .. '-1', 'e', ARGV[i], 'h', ARGV[i + 1])
@@ -45,5 +49,14 @@ redis.call('HSET', KEYS[1], 'v', version, 'h', ARGV[4], 'cur', ARGV[3])
 if ARGV[5] == '1' then
     redis.call('HSET', KEYS[1], 'st', 'finished')
 end
-redis.call('PEXPIRE', KEYS[4], ARGV[6])
-return {'ok', tostring(version)}
+if ARGV[9] ~= '1' then
+    redis.call('PEXPIRE', KEYS[4], ARGV[6])
+    return {'ok', tostring(version), 0}
+end
+redis.call('DEL', KEYS[4])
+if #redis.call('XRANGE', KEYS[6], '(' .. ARGV[3], '+', 'COUNT', 1) == 0 then
+    return {'ok', tostring(version), 0}
+end
+local now = redis.call('TIME')
+redis.call('ZADD', KEYS[7], 'NX', now[1] * 1000000 + now[2], ARGV[10])  -- microseconds
+return {'ok', tostring(version), 1}

@@ -349,3 +349,111 @@ class EventStoreContract:
         assert second is None
         assert still_held
         assert third is not None and third > first
+
+    # --- opening a drain turn -------------------------------------------------------------
+
+    async def test_opening_a_turn_takes_the_lease_with_the_head_and_waiting_commands(
+        self, store: EventStore
+    ) -> None:
+        opening = await create_game(store)
+        for command_id in ("c1", "c2", "c3"):
+            await submit(store, command(command_id))
+
+        turn = await store.open_turn(GAME, LEASE_MS, 2)
+
+        assert turn is not None
+        assert await store.lease_held(GAME)
+        assert (turn.head.version, turn.head.hash, turn.head.cursor) == (
+            3,
+            opening[-1].hash,
+            NO_INBOX_ID,
+        )
+        assert not turn.head.finished
+        assert turn.commands == await store.inbox(GAME, NO_INBOX_ID, 2)
+        assert [c.command_id for c in turn.commands] == ["c1", "c2"]
+
+    async def test_a_turn_reads_past_the_cursor_and_its_lease_fences_commits(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+        accepted = await submit(store, command("c1"))
+        await submit(store, command("c2"))
+        first = await store.open_turn(GAME, LEASE_MS, 1)
+        assert first is not None
+        await store.commit(GAME, await self._batch(store, first.lease))
+        await store.release_lease(GAME, first.lease)
+
+        second = await store.open_turn(GAME, LEASE_MS, 10)
+
+        assert second is not None and second.lease > first.lease
+        assert (second.head.version, second.head.cursor) == (5, accepted.inbox_id)
+        assert [c.command_id for c in second.commands] == ["c2"]
+        with pytest.raises(LeaseLost):
+            await store.commit(GAME, await self._batch(store, first.lease, expected=5, decide="c2"))
+
+    async def test_no_turn_while_another_holds_the_lease(self, store: EventStore) -> None:
+        await create_game(store)
+        await submit(store, command("c1"))
+        holder = await store.acquire_lease(GAME, LEASE_MS)
+        assert holder is not None
+
+        turn = await store.open_turn(GAME, LEASE_MS, 10)
+
+        assert turn is None
+        assert [c.command_id for c in await store.inbox(GAME, NO_INBOX_ID, 10)] == ["c1"]
+
+    async def test_a_turn_on_an_unknown_game_fails_and_takes_no_lease(
+        self, store: EventStore
+    ) -> None:
+        with pytest.raises(GameMissing):
+            await store.open_turn("nope", LEASE_MS, 10)
+
+        assert not await store.lease_held("nope")
+
+    # --- committing and giving the lease back in one step ---------------------------------
+
+    async def test_commit_and_release_gives_the_lease_back_and_puts_back_a_waiting_game(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+        await submit(store, command("c1"))
+        await submit(store, command("c2"))
+        turn = await store.open_turn(GAME, LEASE_MS, 1)
+        assert turn is not None
+        batch = await self._batch(store, turn.lease)
+
+        committed = await store.commit_and_release(GAME, batch)
+
+        assert committed.put_back  # c2 still waits
+        assert committed.head == await store.head(GAME)
+        assert committed.head.version == 5
+        assert not await store.lease_held(GAME)
+        assert await store.command(GAME, "c1") == batch.decided[0].record
+
+    async def test_commit_and_release_with_nothing_left_does_not_put_the_game_back(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+        await submit(store, command("c1"))
+        turn = await store.open_turn(GAME, LEASE_MS, 10)
+        assert turn is not None
+
+        committed = await store.commit_and_release(GAME, await self._batch(store, turn.lease))
+
+        assert not committed.put_back
+        assert not await store.lease_held(GAME)
+
+    async def test_a_refused_commit_and_release_writes_nothing_and_keeps_the_lease(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+        await submit(store, command("c1"))
+        turn = await store.open_turn(GAME, LEASE_MS, 10)
+        assert turn is not None
+        before = await store.head(GAME)
+
+        with pytest.raises(VersionConflict):
+            await store.commit_and_release(GAME, await self._batch(store, turn.lease, expected=2))
+
+        assert await store.head(GAME) == before
+        assert await store.lease_held(GAME)

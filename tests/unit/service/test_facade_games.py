@@ -176,3 +176,12 @@ async def test_the_lobby_lists_newest_first_and_filters_by_game(harness: Harness
     assert [e.created_at for e in everything] == sorted(
         (e.created_at for e in everything), reverse=True
     )
+
+
+def test_game_ids_never_start_with_a_dash() -> None:
+    # A command line reads a leading "-" as an option: `skald replay -5KL…` failed.
+    from service.app import new_game_id
+
+    ids = [new_game_id() for _ in range(2000)]
+    assert not [game_id for game_id in ids if game_id.startswith("-")]
+    assert len(set(ids)) == len(ids)
