@@ -105,7 +105,15 @@ class Game(Protocol):
 
 
 def fold(game: Game, events: Iterable[Event], state: Any = None) -> Any:
-    """Apply events in order, starting from `state` (None: a new game)."""
+    """Apply events in order, starting from `state` (None: a new game).
+
+    A game may offer `fold(state, events)`, which must give what `evolve` gives event by event
+    (the conformance tests check it): replay speed is fold speed, and a loop inside the game
+    saves a call and a lookup per event.
+    """
+    batch = getattr(game, "fold", None)
+    if batch is not None:
+        return batch(state, events)
     evolve = game.evolve
     for event in events:
         state = evolve(state, event)

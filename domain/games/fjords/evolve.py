@@ -9,8 +9,7 @@ resets the table, so the combined score is computed from the events like any oth
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Callable
-from functools import lru_cache
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from contracts.base import Event
@@ -32,20 +31,12 @@ from contracts.games.fjords import (
 )
 from domain.games.fjords.state import (
     FjordsState,
-    Piece,
-    PlacedTile,
     RuneStone,
     Supply,
     starting_supplies,
 )
 from domain.games.fjords.tiles import TileSet
 from domain.games.fjords.variants import bag_for, starting_runes
-
-# A named tuple costs about 300 ns to build, a cache hit about 100 ns. They are immutable, so
-# replay may share them, and a tile set has a few hundred (tile, rotation) pairs and a table a
-# few dozen (kind, seat, colour) pieces: the caches' bounds are never reached in a real game.
-_placed_tile = lru_cache(maxsize=4096)(PlacedTile)
-_piece = lru_cache(maxsize=256)(Piece)
 
 
 def evolve(state: FjordsState | None, event: Event, tiles: TileSet) -> FjordsState:
@@ -77,11 +68,29 @@ def evolve(state: FjordsState | None, event: Event, tiles: TileSet) -> FjordsSta
     return state
 
 
+def fold(state: FjordsState | None, events: Iterable[Event], tiles: TileSet) -> FjordsState | None:
+    """Apply events in order: exactly what `evolve` does to each, one call per event."""
+    events = iter(events)
+    if state is None:
+        first = next(events, None)
+        if first is None:
+            return None
+        state = evolve(None, first, tiles)
+    handlers = _APPLY
+    for event in events:
+        try:
+            apply = handlers[type(event)]
+        except KeyError:
+            state = evolve(state, event, tiles)
+            continue
+        apply(state, event)
+    return state
+
+
 def _tile_placed(state: FjordsState, event: TilePlaced) -> None:
-    tile = event.tile
-    state.board[(event.q, event.r)] = _placed_tile(tile, event.rotation, event.corners)
+    state.board[(event.q, event.r)] = event  # the fact is the tile as it lies (PlacedTile)
     # Starting tiles come from nowhere; others from the row, or (Classic) the hand or set-aside.
-    row = state.row
+    tile, row = event.tile, state.row
     if tile in row:
         row.remove(tile)
     elif tile == state.drawn:
@@ -146,16 +155,20 @@ def _match_game_started(state: FjordsState, event: MatchGameStarted, tiles: Tile
 
 def _longhouse_placed(state: FjordsState, event: LonghousePlaced) -> None:
     seat, colour = event.seat, event.colour
-    state.pieces[(event.q, event.r)] = _piece("longhouse", seat, colour)
-    main = state.supplies[seat][0]  # every piece is of the main colour but Epic's second
-    (main if main.colour == colour else _supply(state, seat, colour)).longhouses -= 1
+    supply = state.supplies[seat][0]  # every piece is of the main colour but Epic's second
+    if supply.colour != colour:
+        supply = _supply(state, seat, colour)
+    supply.longhouses -= 1
+    state.pieces[(event.q, event.r)] = supply.longhouse
 
 
 def _viking_placed(state: FjordsState, event: VikingPlaced) -> None:
     seat, colour = event.seat, event.colour
-    state.pieces[(event.q, event.r)] = _piece("viking", seat, colour)
-    main = state.supplies[seat][0]  # every piece is of the main colour but Epic's second
-    (main if main.colour == colour else _supply(state, seat, colour)).vikings -= 1
+    supply = state.supplies[seat][0]  # every piece is of the main colour but Epic's second
+    if supply.colour != colour:
+        supply = _supply(state, seat, colour)
+    supply.vikings -= 1
+    state.pieces[(event.q, event.r)] = supply.viking
     # Most turns pass to the very next seat; `next_in` walks on only when that seat is out.
     following = (seat + 1) % state.players
     state.active = following if not state.out[following] else state.next_in(seat)

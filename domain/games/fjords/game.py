@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from contracts.base import Command, Event, GameConfig
@@ -24,7 +24,7 @@ from contracts.outcome import Outcome
 from domain.chance import Chance
 from domain.errors import IllegalCommand
 from domain.games.fjords import classic, exploration, moves, render, scoring, views
-from domain.games.fjords.evolve import EVENT_HANDLERS, Recorder, evolve
+from domain.games.fjords.evolve import EVENT_HANDLERS, Recorder, evolve, fold
 from domain.games.fjords.rune_moves import (
     check_travel,
     check_wisdom,
@@ -143,6 +143,10 @@ class FjordsGame:
             return evolve(state, event, self.tiles)
         apply(state, event)
         return state
+
+    def fold(self, state: FjordsState | None, events: Iterable[Event]) -> FjordsState | None:
+        """Apply events in order: what `evolve` does to each, without a call per event."""
+        return fold(state, events, self.tiles)
 
     def copy_state(self, state: FjordsState) -> FjordsState:
         """An independent copy."""

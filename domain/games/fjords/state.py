@@ -3,8 +3,9 @@
 Pieces carry their owner seat and their colour, so the Epic variant (two colours per player,
 decision 9) fits without a new model; `Supply` is kept per seat and colour for the same reason.
 Rune stones lie beside the pieces (`rune_stones`, by position: a tile's, or for Wisdom an empty
-space's). Tiles, pieces and stones on the board are immutable named tuples: cheap to build
-during replay and shared between copies.
+space's). Tiles, pieces and stones on the board are immutable, so copies and replays share them:
+a tile on the board is the `TilePlaced` event that put it there, and each `Supply` holds the
+piece its placements put down, so replay builds nothing per placed tile or piece.
 
 A Classic match keeps its finished games in `earlier_games` (their final states), so the
 combined score is computed from the events like any other score.
@@ -13,9 +14,10 @@ combined score is computed from the events like any other score.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import NamedTuple
 
-from contracts.games.fjords import Phase, PieceKind
+from contracts.games.fjords import Phase, PieceKind, TilePlaced
 from domain.hexgrid import Hex
 
 # Seat colours, as the rule book's examples name the players.
@@ -25,12 +27,9 @@ LONGHOUSES_PER_COLOUR = 4
 EPIC_SECOND_COLOUR = (10, 2)  # vikings, longhouses (rule book, Epic variant; decision 9)
 
 
-class PlacedTile(NamedTuple):
-    """A tile on the board: which tile, how it is turned, and its corners as they now lie."""
-
-    tile: int
-    rotation: int
-    corners: str
+# A tile on the board: which tile, how it is turned (`rotation`), and its `corners` as they now
+# lie; the fact that placed it says exactly that (and who placed it, `seat`).
+PlacedTile = TilePlaced
 
 
 class Piece(NamedTuple):
@@ -51,11 +50,14 @@ class RuneStone(NamedTuple):
 
 @dataclass(slots=True)
 class Supply:
-    """The pieces of one colour a seat has not placed yet."""
+    """The pieces of one colour a seat has not placed yet, and the `viking` and `longhouse`
+    that placing one of them puts on the board (fixed by the seat and colour)."""
 
     colour: str
     vikings: int
     longhouses: int
+    viking: Piece = field(compare=False, repr=False)
+    longhouse: Piece = field(compare=False, repr=False)
 
 
 @dataclass
@@ -95,7 +97,8 @@ class FjordsState:
             runes=self.runes,
             first_player=self.first_player,
             supplies=[
-                [Supply(s.colour, s.vikings, s.longhouses) for s in seat] for seat in self.supplies
+                [Supply(s.colour, s.vikings, s.longhouses, s.viking, s.longhouse) for s in seat]
+                for seat in self.supplies
             ],
             bag=list(self.bag),
             phase=self.phase,
@@ -149,13 +152,24 @@ class FjordsState:
 def starting_supplies(colours: list[list[str]]) -> list[list[Supply]]:
     """Each seat's pieces at setup: 20 vikings and 4 longhouses of its main colour (rule book);
     Epic: 10 vikings and 2 longhouses of its second colour (decision 9)."""
-    # Spelled out rather than looked up: every replayed GameStarted builds these.
-    return [
-        [
-            Supply(colour, VIKINGS_PER_COLOUR, LONGHOUSES_PER_COLOUR)
-            if index == 0
-            else Supply(colour, *EPIC_SECOND_COLOUR)
-            for index, colour in enumerate(seat)
-        ]
-        for seat in colours
-    ]
+    # Plain loops, not nested comprehensions (a function call each before Python 3.12): every
+    # replayed GameStarted builds these.
+    supplies = []
+    for seat, seat_colours in enumerate(colours):
+        own: list[Supply] = []
+        for colour in seat_colours:
+            viking, longhouse = _pieces(seat, colour)
+            if own:
+                own.append(Supply(colour, *EPIC_SECOND_COLOUR, viking, longhouse))
+            else:
+                own.append(
+                    Supply(colour, VIKINGS_PER_COLOUR, LONGHOUSES_PER_COLOUR, viking, longhouse)
+                )
+        supplies.append(own)
+    return supplies
+
+
+@cache
+def _pieces(seat: int, colour: str) -> tuple[Piece, Piece]:
+    """The viking and longhouse of a seat's colour (immutable, so every game shares them)."""
+    return Piece("viking", seat, colour), Piece("longhouse", seat, colour)

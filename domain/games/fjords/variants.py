@@ -12,6 +12,7 @@ suggests a progression of seven games (`PRESETS`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import NamedTuple
 
 from contracts.games.fjords import RUNE_NAMES, FjordsConfig, Variant
@@ -189,5 +190,11 @@ def bag_for(tiles: TileSet, variant: str, players: int) -> list[int]:
 def starting_runes(runes: tuple[str, ...], players: int) -> list[list[str]]:
     """The rune stones in each seat's supply at setup: one of each personal rune in play, of
     the seat's main colour only in the Epic variant ("only use runes of one colour")."""
-    held = [rune for rune in RUNE_NAMES if rune in runes and rune in PERSONAL_RUNES]
+    held = _personal_runes(runes)
     return [list(held) for _ in range(players)]
+
+
+@cache
+def _personal_runes(runes: tuple[str, ...]) -> tuple[str, ...]:
+    """The personal runes among `runes`, in RUNE_NAMES order (asked by every replayed setup)."""
+    return tuple(rune for rune in RUNE_NAMES if rune in runes and rune in PERSONAL_RUNES)
