@@ -1,18 +1,29 @@
-"""Shared test set-up: the --slow flag for long chaos runs, and fixtures many folders use."""
+"""Shared test set-up: the --slow flag for long chaos runs, quiet logs from services the tests
+run in-process, and fixtures many folders use."""
 
 from __future__ import annotations
 
+import io
+import logging
 from collections.abc import AsyncIterator, Iterator
 
 import fakeredis
 import pytest
+import structlog
 
 from domain.games import unregister
+from service.logging import configure_logging
 from tests.fakes.race import RaceGame, register_race
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--slow", action="store_true", default=False, help="run long chaos runs")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # An API served in a test's background thread logs every request through structlog's
+    # defaults, which print to the terminal between tests: keep those to warnings and worse.
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -44,3 +55,18 @@ async def fake_redis() -> AsyncIterator[fakeredis.aioredis.FakeRedis]:
     client = fakeredis.aioredis.FakeRedis(server=fakeredis.FakeServer())
     yield client
     await client.aclose()
+
+
+@pytest.fixture
+def log_output() -> Iterator[io.StringIO]:
+    """Everything every Skald logger writes during the test (from DEBUG up), formatted as the
+    service formats it; the logging set-up is restored afterwards."""
+    stream = io.StringIO()
+    root = logging.getLogger()
+    saved_handlers, saved_level = root.handlers[:], root.level
+    saved_structlog = structlog.get_config()
+    configure_logging("DEBUG", stream)
+    yield stream
+    root.handlers[:] = saved_handlers
+    root.setLevel(saved_level)
+    structlog.configure(**saved_structlog)

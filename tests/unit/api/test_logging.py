@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import logging
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,21 +16,8 @@ from litestar.testing import TestClient
 from service.logging import (
     RequestLogMiddleware,
     accepted_request_id,
-    configure_logging,
     log_fields,
 )
-
-
-@pytest.fixture
-def log_output() -> Iterator[io.StringIO]:
-    stream = io.StringIO()
-    root = logging.getLogger()
-    saved = root.handlers[:], root.level
-    configure_logging("INFO", stream)
-    yield stream
-    root.handlers[:], level = saved
-    root.setLevel(level)
-    structlog.reset_defaults()
 
 
 def lines(stream: io.StringIO) -> list[dict[str, Any]]:

@@ -8,32 +8,15 @@ import base64
 import hashlib
 import inspect
 import io
-import logging
-from collections.abc import Iterator
 
 import pytest
-import structlog
 
 from service.app import Skald
-from service.logging import configure_logging
 from tests.unit.api.conftest import Api, bearer
 
 pytestmark = pytest.mark.anyio
 
 MIN_TOKEN_BITS = 128
-
-
-@pytest.fixture
-def log_output() -> Iterator[io.StringIO]:
-    """Everything every Skald logger writes during the test, as the service formats it."""
-    stream = io.StringIO()
-    root = logging.getLogger()
-    saved = root.handlers[:], root.level
-    configure_logging("DEBUG", stream)
-    yield stream
-    root.handlers[:], level = saved
-    root.setLevel(level)
-    structlog.reset_defaults()
 
 
 async def everything_stored(api: Api) -> bytes:
