@@ -49,7 +49,7 @@ from service.facade_checks import (
     redis_guarded,
     token_hash,
 )
-from service.notify import RECHECK, Notifier
+from service.notify import RECHECK, Notifier, Update
 from service.pipeline.codec import codec_for
 from service.pipeline.create import open_game
 from service.pipeline.schedule import DrainScheduler, RQScheduler
@@ -66,7 +66,7 @@ from service.store.protocol import GameMissing
 from service.store.records import Accepted, Duplicate, GameMeta, ReceivedCommand, Throttled
 from service.store.redis_events import RedisEventStore
 from service.store.scripts import Scripts
-from service.store.side import KnownTokens, Lobby, PendingIndex, Seats, Views, view_field
+from service.store.side import KnownTokens, Lobby, Seats, Views, view_field
 
 SEED_BYTES = 32  # a game's secret seed (DESIGN: randomness is provably fair)
 
@@ -105,7 +105,6 @@ class Skald:
         self.known_tokens = KnownTokens(self.seats.token_hashes, _META_CACHE_SIZE)
         self.views = Views(redis, prefix, scripts)  # rebuilds; commits store views themselves
         self.lobby = Lobby(redis, prefix)
-        self.pending = PendingIndex(redis, prefix, scripts)
         self.notifier = Notifier(redis, prefix)
         self._metas: OrderedDict[str, GameMeta] = OrderedDict()
         self._streams: dict[str, int] = {}  # open update streams per game, this process
@@ -261,8 +260,6 @@ class Skald:
         codec = codec_for(meta.game)
         body = codec.canonical(codec.parse_command(command))
         received = ReceivedCommand(seat, command_id, request_id[:MAX_ID_LENGTH], body)
-        # Marked before the append: the sweeper must never see the command but not the mark.
-        await self.pending.mark(game_id)
         job_id = self.scheduler.new_job_id()  # enqueued only if the submit claims a slot
         result = await self.store.submit(
             game_id,
@@ -379,8 +376,9 @@ class Skald:
             after = chunk[-1].version
         return EventPage(game_id=game_id, events=records[:limit], last_version=head.version)
 
-    async def updates(self, game_id: str) -> AsyncGenerator[int, None]:
-        """The game's current version, then each new one as workers publish it (for SSE).
+    async def updates(self, game_id: str) -> AsyncGenerator[Update, None]:
+        """The game's current version, then each new one as workers publish it (for SSE),
+        with the viewers' views when the message carried them.
 
         Raises NotFound (unknown game) or RateLimited (too many streams on the game) when
         first iterated, and Unavailable if Redis is down at that point.
@@ -394,18 +392,18 @@ class Skald:
             )
         self._streams[game_id] = self._streams.get(game_id, 0) + 1
         try:
-            async with self.notifier.listen(game_id) as versions:
+            async with self.notifier.listen(game_id) as updates:
                 head = await redis_guarded(self.store.head)(game_id)
                 last = head.version if head is not None else 0
-                yield last
+                yield Update(last)
                 while True:
-                    version = await versions.get()
-                    if version == RECHECK:
+                    update = await updates.get()
+                    if update.version == RECHECK:
                         head = await redis_guarded(self.store.head)(game_id)
-                        version = head.version if head is not None else last
-                    if version > last:
-                        last = version
-                        yield version
+                        update = Update(head.version if head is not None else last)
+                    if update.version > last:
+                        last = update.version
+                        yield update
         finally:
             self._streams[game_id] -= 1
             if not self._streams[game_id]:

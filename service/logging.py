@@ -47,6 +47,8 @@ def configure_logging(level: str = "INFO", stream: TextIO | None = None) -> None
     ]
     structlog.configure(
         processors=[
+            # First: a line below the level costs a level check, not the whole chain.
+            structlog.stdlib.filter_by_level,
             *shared,
             structlog.processors.format_exc_info,
             structlog.stdlib.ProcessorFormatter.wrap_for_formatter,

@@ -1,10 +1,17 @@
-"""Version notifications: workers PUBLISH a game's new version; API processes listen.
+"""Version notifications: a game's commit PUBLISHes its new version; API processes listen.
 
 One pub/sub connection per API process carries every game anyone there is waiting on;
 channels are subscribed while at least one listener needs them, and a listener is only
 handed its queue once Redis has confirmed the subscription, so nothing published after a
 caller's own read can be missed. After a lost connection every listener gets `RECHECK`:
 messages may have been missed, so look again.
+
+A message is the version in decimal, and, when the commit found listeners, each viewer's JSON
+view at that version, one per line: `<views field>\t<ViewEnvelope JSON>` (compact JSON has
+no raw tab or newline). Server-sent event streams then send their seat's view without reading
+it back: each update cost every stream a Redis round trip, the API's largest cost per command
+at half load (`skald bench`). An `Update` holds every seat's view: a listener takes its own
+(`view_for`) and nothing else.
 """
 
 from __future__ import annotations
@@ -12,18 +19,42 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 
 import redis.exceptions
 import structlog
 from redis.asyncio import Redis
 
 from service.store.keys import GameKeys
+from service.store.side import view_field
 
-RECHECK = -1  # sent to every listener when messages may have been lost
+RECHECK = -1  # the version of the update every listener gets when messages may have been lost
 _QUEUE_SIZE = 64
 _RECONNECT_DELAY_S = 0.5
 
 log = structlog.get_logger("skald.notify")
+
+
+@dataclass(frozen=True)
+class Update:
+    """A game's new version, with the viewers' JSON views at it when the commit sent them."""
+
+    version: int
+    views: dict[bytes, bytes] = field(default_factory=dict)  # views field -> JSON
+
+    def view_for(self, seat: int | None) -> bytes | None:
+        """The seat's (None: the public) JSON view at this version, if the message held it."""
+        return self.views.get(view_field("json", seat).encode())
+
+    @classmethod
+    def parse(cls, data: bytes) -> Update:
+        """An update from a published message; ValueError when it is not one."""
+        head, _, rest = data.partition(b"\n")
+        views = dict(line.split(b"\t", 1) for line in rest.split(b"\n")) if rest else {}
+        return cls(int(head), views)
+
+
+RECHECK_UPDATE = Update(RECHECK)
 
 
 class Publisher:
@@ -38,21 +69,21 @@ class Publisher:
         await self.redis.publish(GameKeys(self.prefix, game_id).updates, version)
 
 
-def _offer(queue: asyncio.Queue[int], version: int) -> None:
+def _offer(queue: asyncio.Queue[Update], update: Update) -> None:
     # A slow listener only needs the latest news: drop the oldest rather than block the reader.
     if queue.full():
         with contextlib.suppress(asyncio.QueueEmpty):
             queue.get_nowait()
-    queue.put_nowait(version)
+    queue.put_nowait(update)
 
 
 class Notifier:
-    """Shared subscriptions: `listen(game_id)` yields a queue of the game's new versions."""
+    """Shared subscriptions: `listen(game_id)` yields a queue of the game's updates."""
 
     def __init__(self, redis: Redis, prefix: str) -> None:
         self._pubsub = redis.pubsub()
         self._prefix = prefix
-        self._listeners: dict[str, set[asyncio.Queue[int]]] = {}
+        self._listeners: dict[str, set[asyncio.Queue[Update]]] = {}
         self._confirmed: dict[str, asyncio.Event] = {}
         self._reader: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
@@ -62,10 +93,10 @@ class Notifier:
         return len(self._listeners.get(GameKeys(self._prefix, game_id).updates, ()))
 
     @contextlib.asynccontextmanager
-    async def listen(self, game_id: str) -> AsyncIterator[asyncio.Queue[int]]:
-        """Subscribe to the game's versions for the duration of the block."""
+    async def listen(self, game_id: str) -> AsyncIterator[asyncio.Queue[Update]]:
+        """Subscribe to the game's updates for the duration of the block."""
         channel = GameKeys(self._prefix, game_id).updates
-        queue: asyncio.Queue[int] = asyncio.Queue(_QUEUE_SIZE)
+        queue: asyncio.Queue[Update] = asyncio.Queue(_QUEUE_SIZE)
         async with self._lock:
             listeners = self._listeners.setdefault(channel, set())
             listeners.add(queue)
@@ -88,7 +119,7 @@ class Notifier:
                     with contextlib.suppress(redis.exceptions.RedisError):
                         await self._pubsub.unsubscribe(channel)
 
-    def _drop(self, channel: str, queue: asyncio.Queue[int]) -> bool:
+    def _drop(self, channel: str, queue: asyncio.Queue[Update]) -> bool:
         listeners = self._listeners.get(channel)
         if listeners is None:
             return False
@@ -107,7 +138,7 @@ class Notifier:
                 log.warning("notifier_disconnected", error=str(exc))
                 for listeners in self._listeners.values():
                     for queue in listeners:
-                        _offer(queue, RECHECK)
+                        _offer(queue, RECHECK_UPDATE)
                 await asyncio.sleep(_RECONNECT_DELAY_S)
                 continue
             if message is None:
@@ -120,11 +151,11 @@ class Notifier:
                     event.set()
             elif message["type"] == "message":
                 try:
-                    version = int(message["data"])
+                    update = Update.parse(message["data"])
                 except ValueError:
                     continue
                 for queue in self._listeners.get(channel, ()):
-                    _offer(queue, version)
+                    _offer(queue, update)
 
     async def close(self) -> None:
         """Stop listening and close the connection."""

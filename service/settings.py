@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from domain.games import game_names
 from service.store.records import RunnerLimits
 
 ENV_PREFIX = "SKALD_"
@@ -51,8 +52,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 
     # Workers.
     # Commands a runner applies to one game per turn before moving on to the next ready game.
-    # 1 also makes each runner job take a single turn: one RQ job per command, the naive
-    # design `skald bench` measures as its baseline.
+    # 1 also makes each runner job take a single game in a single round: one RQ job per
+    # command, the naive design `skald bench` measures as its baseline.
     batch_size: int = 64
     lease_ttl_s: float = 30.0  # a crashed worker's lease on a game expires after this
     job_timeout_s: int = 120
@@ -65,7 +66,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     sweep_grace_s: float = 1.0  # games submitted to more recently are left alone
     # Drain runners: RQ jobs that each drain many ready games (service.pipeline.runner).
     max_runners: int = 4  # scheduled at once; about two per worker process keeps all busy
+    # Ready games a runner takes at once: a round opens them all in one Redis round trip and
+    # commits them all in another. A round's first game waits while the others are decided
+    # (well under a millisecond each), so a larger round trades a little latency for fewer
+    # round trips per command under load; at light load rounds hold one game anyway.
+    round_size: int = 16
     runner_budget_s: float = 1.0  # a runner hands over to a fresh job after this long
+    # A runner with nothing to do waits this long for a game before its job ends, so that
+    # commands arriving every few milliseconds do not each pay for a new RQ job. Capped at
+    # half the slot TTL: the runner renews its slot only between waits.
+    runner_idle_s: float = 1.0
     # A runner renews its slot each time it takes a game; a slot not renewed for this long
     # (its worker died, or the API died before enqueueing it) is free for a new runner.
     runner_slot_ttl_s: float = 10.0
@@ -85,9 +95,21 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         return RunnerLimits(self.max_runners, int(self.runner_slot_ttl_s * 1000))
 
     @property
-    def runner_max_turns(self) -> int:
-        """Games one runner job visits at most (0: until its time budget is spent)."""
+    def runner_max_rounds(self) -> int:
+        """Rounds one runner job drains at most (0: until its time budget is spent)."""
         return 1 if self.batch_size == 1 else 0
+
+    @property
+    def runner_idle_wait_s(self) -> float:
+        """How long an idle runner waits for a game: none in the naive design."""
+        if self.batch_size == 1:
+            return 0.0
+        return min(self.runner_idle_s, self.runner_slot_ttl_s / 2)
+
+    @property
+    def runner_round_size(self) -> int:
+        """Games a runner takes per round: one in the naive one-job-per-command design."""
+        return 1 if self.batch_size == 1 else self.round_size
 
     @property
     def queue_redis_url(self) -> str:
@@ -115,9 +137,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def load_plugins(settings: Settings) -> None:
-    """Import the plugin modules (each registers what it provides when imported)."""
+    """Import every game: the plugin modules (each registers what it provides when imported)
+    and the built-in games, so that no request or job pays for the imports."""
     for name in settings.plugin_modules:
         module = importlib.import_module(name)
         register = getattr(module, "register", None)
         if callable(register):
             register()
+    game_names()  # imports the built-in games (the registry otherwise loads them on first use)

@@ -50,12 +50,8 @@ class WorkerRuntime:
             lease_ttl_ms=int(settings.lease_ttl_s * 1000),
         )
 
-        self.drain_runner = DrainRunner(
-            self.store,
-            self.drainer,
-            self.scheduler,
-            budget_s=settings.runner_budget_s,
-            max_turns=settings.runner_max_turns,
+        self.drain_runner = DrainRunner.configured(
+            settings, self.store, self.drainer, self.scheduler
         )
 
     def run_drains(self, job_id: str) -> RunnerReport:

@@ -11,6 +11,7 @@ import time
 from collections.abc import MutableMapping
 from typing import Any
 
+from litestar import Request
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -60,6 +61,13 @@ class ApiMetrics:
     def exposition(self) -> bytes:
         """The registry in Prometheus' text format."""
         return generate_latest(self.registry)
+
+
+def api_metrics(request: Request[Any, Any, Any]) -> ApiMetrics:
+    """The metrics of the app serving `request` (read from its state, not injected: a route
+    with two dependencies or more pays for a task group on every request)."""
+    metrics: ApiMetrics = request.app.state["metrics"]
+    return metrics
 
 
 class MetricsMiddleware:

@@ -1,25 +1,31 @@
-"""One game's turn in a drain runner, in three Redis round trips: take the lease with the head
-and the waiting commands (`open_turn`), commit one batch with its projections and give the lease
-back in the same step (which puts the game back in the ready set if more waits), notify.
+"""A drain round: a runner's turn at several ready games at once, in two Redis round trips.
 
-One batch per turn: busy games do not starve quiet ones, and each batch re-reads the inbox so
-it carries whatever piled up while the game waited its turn.
+`open_turns` takes each game's lease and reads its head, its waiting commands and whatever
+events the worker's cached state lacks; each game's batch is then decided and projected;
+`commit_turns` appends every batch with its projections, gives each lease back (putting the
+game back in the ready set if more waits) and notifies each game's listeners, one atomic step
+per game. Round trips, not rules, were the cost of a turn (docs/benchmarks.md): a round pays
+two of them for all its games.
+
+One batch per game per round: busy games do not starve quiet ones, and each batch re-reads
+the inbox so it carries whatever piled up while the game waited its turn.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 import structlog
 
 from service.notify import Publisher
-from service.pipeline.apply import plan_batch
+from service.pipeline.apply import BatchPlan, plan_batch
+from service.pipeline.codec import codec_for
 from service.pipeline.session import GameSession, SessionCache, load_session
 from service.projections import encode_views
-from service.store.protocol import EventStore, LeaseLost, VersionConflict
-from service.store.records import Batch, Turn
+from service.store.protocol import EventStore
+from service.store.records import Batch, Committed, Turn, TurnRequest
 from service.store.side import Lobby, Views
 
 log = structlog.get_logger("skald.worker")
@@ -38,8 +44,19 @@ class DrainReport:
     put_back: bool = False
 
 
+@dataclass
+class _Planned:
+    """One opened game of a round, decided and ready to commit."""
+
+    session: GameSession
+    plan: BatchPlan
+    batch: Batch
+    was_finished: bool
+    started: float
+
+
 class Drainer:
-    """Applies a game's waiting commands, one batch per call (the runner picks the game)."""
+    """Applies ready games' waiting commands, one batch per game per round."""
 
     def __init__(
         self,
@@ -54,51 +71,57 @@ class Drainer:
         self.store = store
         self.views = views
         self.lobby = lobby
-        self.publisher = publisher
+        self.publisher = publisher  # only for views rebuilt after the rules failed mid-batch
         self.cache = cache
         self.batch_size = batch_size
         self.lease_ttl_ms = lease_ttl_ms
 
     async def drain(self, game_id: str) -> DrainReport:
-        """Apply up to one batch of the game's waiting commands; put the game back if more wait."""
-        # Lease, head and the inbox batch in one round trip.
-        turn = await self.store.open_turn(game_id, self.lease_ttl_ms, self.batch_size)
-        if turn is None:
-            # Another runner holds the game; it puts the game back when it releases the lease.
-            return DrainReport(game_id, "busy")
-        put_back: bool | None = None  # set when the commit gave the lease back itself
-        try:
-            report, put_back = await self._apply_batch(game_id, turn)
-        except (LeaseLost, VersionConflict) as exc:
-            # Someone else writes this game now; nothing of this batch was written.
-            log.warning("drain_lost_game", game_id=game_id, code=exc.code)
-            report = DrainReport(game_id, "lease_lost")
-        finally:
-            if put_back is None:
-                put_back = await self.store.release_lease(game_id, turn.lease)
-        return replace(report, put_back=put_back)
+        """Apply up to one batch of one game's waiting commands (a round of one game)."""
+        [report] = await self.drain_round([game_id])
+        return report
 
-    @staticmethod
-    def _views(session: GameSession) -> dict[str, bytes]:
-        return encode_views(
-            session.codec, session.game_id, session.version, session.state, session.meta.seats
+    async def drain_round(self, game_ids: list[str]) -> list[DrainReport]:
+        """Apply up to one batch of each game's waiting commands; a report per game, in order.
+
+        A game another runner holds is skipped ("busy"): its holder puts it back in the ready
+        set when it lets go, if commands still wait.
+        """
+        cached = {game_id: self.cache.take(game_id) for game_id in game_ids}
+        requests = [TurnRequest(game_id, _known_version(cached[game_id])) for game_id in game_ids]
+        turns = await self.store.open_turns(requests, self.lease_ttl_ms, self.batch_size)
+        reports: dict[str, DrainReport] = {}
+        planned: dict[str, _Planned] = {}
+        for game_id, turn in zip(game_ids, turns, strict=True):
+            session = cached[game_id]
+            if turn is None:
+                if session is not None:
+                    self.cache.put(session)
+                reports[game_id] = DrainReport(game_id, "busy")
+                continue
+            planned[game_id] = await self._plan(game_id, session, turn)
+        outcomes = await self.store.commit_turns(
+            [(game_id, entry.batch) for game_id, entry in planned.items()]
         )
+        for (game_id, entry), outcome in zip(planned.items(), outcomes, strict=True):
+            reports[game_id] = await self._finish(game_id, entry, outcome)
+        return [reports[game_id] for game_id in game_ids]
 
-    async def _apply_batch(self, game_id: str, turn: Turn) -> tuple[DrainReport, bool | None]:
-        """The turn's report, and whether the game was put back when the commit released the
-        lease (None when the lease is still held)."""
-        session = await load_session(self.store, game_id, self.cache.take(game_id), turn.head)
-        commands = turn.commands
-        if not commands:
-            self.cache.put(session)
-            return DrainReport(game_id, "idle", version=session.version), None
-        started = time.perf_counter()
+    async def _plan(self, game_id: str, cached: GameSession | None, turn: Turn) -> _Planned:
+        """Bring the game's session to the turn's head, decide its commands, project them."""
+        session = _session_at_turn(game_id, cached, turn)
+        if session is None:  # the cache is ahead of the store (a restored Redis): read afresh
+            session = await load_session(self.store, game_id, head=turn.head)
         was_finished = session.finished
-        plan = plan_batch(session, commands)
+        plan = plan_batch(session, turn.commands)
         # Projections ride in the same atomic step, unless the rules crashed half-way and
-        # the session's state can no longer be trusted (then they are rebuilt below).
+        # the session's state can no longer be trusted (then they are rebuilt afterwards).
         project = bool(plan.events) and session.rules_supported and plan.state_trusted
-        views = self._views(session) if project else {}
+        views = (
+            encode_views(session.codec, game_id, session.version, session.state, session.meta.seats)
+            if project
+            else {}
+        )
         batch = Batch(
             lease=turn.lease,
             expected_version=plan.expected_version,
@@ -110,21 +133,28 @@ class Drainer:
             lease_ttl_ms=self.lease_ttl_ms,
             views=views,
         )
-        # On failure the advanced session is dropped. The usual turn gives the lease back in
-        # the same step; one whose rules crashed keeps it to rebuild the state and views.
-        put_back: bool | None = None
+        return _Planned(session, plan, batch, was_finished, time.perf_counter())
+
+    async def _finish(
+        self, game_id: str, entry: _Planned, outcome: Committed | Exception
+    ) -> DrainReport:
+        """Keep the advanced session if the batch was committed; report the game's turn."""
+        plan, session = entry.plan, entry.session
+        if not isinstance(outcome, Committed):
+            # Someone else writes this game now; nothing of this batch was written and the
+            # advanced session is dropped. The lease is ours no more, or will expire.
+            log.warning("drain_lost_game", game_id=game_id, code=getattr(outcome, "code", ""))
+            await self.store.release_lease(game_id, entry.batch.lease)
+            return DrainReport(game_id, "lease_lost")
+        if not plan.decided:
+            self.cache.put(session)
+            return DrainReport(game_id, "idle", version=session.version, put_back=outcome.put_back)
         if plan.state_trusted:
-            put_back = (await self.store.commit_and_release(game_id, batch)).put_back
+            self.cache.put(session)
         else:
-            await self.store.commit(game_id, batch)
-            session = await load_session(self.store, game_id)
-            if plan.events and self.views is not None:
-                await self.views.write(game_id, session.version, self._views(session))
-        self.cache.put(session)
-        if plan.finished and not was_finished and self.lobby is not None:
+            await self._rebuild_views(game_id)
+        if plan.finished and not entry.was_finished and self.lobby is not None:
             await self.lobby.close(game_id, session.meta.game)
-        if self.publisher is not None:
-            await self.publisher.publish(game_id, session.version)
         log.info(
             "batch_applied",
             game_id=game_id,
@@ -134,6 +164,49 @@ class Drainer:
             first_version=plan.expected_version + 1 if plan.events else None,
             last_version=plan.version,
             finished=plan.finished,
-            duration_ms=round((time.perf_counter() - started) * 1000, 3),
+            duration_ms=round((time.perf_counter() - entry.started) * 1000, 3),
         )
-        return DrainReport(game_id, "applied", len(plan.decided), plan.version), put_back
+        return DrainReport(
+            game_id, "applied", len(plan.decided), plan.version, put_back=outcome.put_back
+        )
+
+    async def _rebuild_views(self, game_id: str) -> None:
+        """Refold a game whose rules failed mid-batch and store its views (unless a later
+        batch stored newer ones meanwhile), then tell its listeners."""
+        session = await load_session(self.store, game_id)
+        if session.rules_supported and self.views is not None:
+            views = encode_views(
+                session.codec, game_id, session.version, session.state, session.meta.seats
+            )
+            await self.views.write(game_id, session.version, views)
+        self.cache.put(session)
+        if self.publisher is not None:
+            await self.publisher.publish(game_id, session.version)
+
+
+def _known_version(cached: GameSession | None) -> int:
+    """What a turn request says the worker has: its cached version, or 0 for nothing."""
+    return 0 if cached is None else cached.version
+
+
+def _session_at_turn(game_id: str, cached: GameSession | None, turn: Turn) -> GameSession | None:
+    """The session at the turn's head: the cached one folded forward by the events the turn
+    brought, or a new one from a cold start's facts; None when neither can be had."""
+    head = turn.head
+    if cached is not None:
+        if cached.version > head.version:
+            return None
+        session = cached  # its meta never changes
+    elif turn.meta is not None and turn.seed is not None:
+        codec = codec_for(turn.meta.game)
+        session = GameSession.start(game_id, turn.meta, codec, turn.seed, head)
+    else:
+        return None
+    if session.version < head.version and session.rules_supported:
+        # Under other rules the events may not even decode: such a game is never folded here.
+        session.fold(turn.events)
+        if session.version != head.version:
+            return None  # events missing from the store's reply: never guess a state
+    session.version, session.head_hash = head.version, head.hash
+    session.cursor, session.finished = head.cursor, head.finished
+    return session

@@ -1,7 +1,8 @@
 """A game loaded for deciding commands: its state folded from events, its seed, its head.
 
-Workers keep a small LRU of sessions keyed by (game id, version), so a busy game's next batch
-starts from the state the last batch left instead of refolding the stream.
+Workers keep an LRU of sessions by game id, so a busy game's next batch starts from the state
+the last batch left (folding forward only what another worker applied since) instead of
+refolding the stream.
 """
 
 from __future__ import annotations
@@ -31,6 +32,15 @@ class GameSession:
     head_hash: bytes
     cursor: str
     finished: bool
+
+    @classmethod
+    def start(
+        cls, game_id: str, meta: GameMeta, codec: GameCodec, seed: bytes, head: Head
+    ) -> GameSession:
+        """A session before any event is folded (state None at version 0)."""
+        return cls(
+            game_id, meta, codec, Chance(seed), seed, None, 0, b"", head.cursor, head.finished
+        )
 
     @property
     def game(self) -> Game:
@@ -73,10 +83,7 @@ async def load_session(
         seed = await store.seed(game_id)
         if seed is None:
             raise GameMissing(game_id)
-        codec = codec_for(meta.game)
-        session = GameSession(
-            game_id, meta, codec, Chance(seed), seed, None, 0, b"", head.cursor, head.finished
-        )
+        session = GameSession.start(game_id, meta, codec_for(meta.game), seed, head)
     if session.version < head.version and session.rules_supported:
         # Under other rules the events may not even decode: such a game is never folded here.
         session.fold(await store.read(game_id, after=session.version))

@@ -7,12 +7,15 @@ windows without sleeping.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from service.store.protocol import (
     AlreadyDecided,
+    CommitOutcome,
     GameExists,
     GameMissing,
     LeaseLost,
@@ -34,6 +37,7 @@ from service.store.records import (
     SubmitResult,
     Throttled,
     Turn,
+    TurnRequest,
 )
 
 
@@ -58,20 +62,27 @@ class _Game:
 
 
 class InMemoryEventStore:
-    """Games kept in a dict; `clock` returns seconds (time.time by default)."""
+    """Games kept in a dict; `clock` returns seconds (time.time by default); `notify` hears
+    each (game id, version) a finished turn announces (the Redis adapter publishes it)."""
 
     def __init__(
-        self, clock: Callable[[], float] = time.time, runners: RunnerLimits | None = None
+        self,
+        clock: Callable[[], float] = time.time,
+        runners: RunnerLimits | None = None,
+        notify: Callable[[str, int], None] | None = None,
     ) -> None:
         self._games: dict[str, _Game] = {}
         self._clock = clock
+        self._notify = notify
         self._last_inbox_id = (0, 0)
         self.runners = runners or RunnerLimits()
         self._ready: dict[str, float] = {}  # game id -> when it became ready
         self._slots: dict[str, float] = {}  # runner job id -> when its slot expires
+        self._readied = asyncio.Event()  # set whenever a game becomes ready
 
     def _mark_ready(self, game_id: str) -> None:
         self._ready.setdefault(game_id, self._clock())
+        self._readied.set()
 
     def _claim_slot(self, runner_job_id: str) -> bool:
         now = self._clock()
@@ -227,11 +238,20 @@ class InMemoryEventStore:
             game.views_version = version
         return game.head
 
-    async def commit_and_release(self, game_id: str, batch: Batch) -> Committed:
-        """`commit`, then give the lease back as `release_lease` does, in one atomic step;
-        on failure nothing is written and the lease is kept."""
-        head = await self.commit(game_id, batch)
-        return Committed(head, await self.release_lease(game_id, batch.lease))
+    async def commit_turns(self, batches: Sequence[tuple[str, Batch]]) -> list[CommitOutcome]:
+        """Commit, release and notify each game of a round; refusals in their game's place."""
+        outcomes: list[CommitOutcome] = []
+        for game_id, batch in batches:
+            try:
+                head = await self.commit(game_id, batch)
+            except (LeaseLost, VersionConflict, AlreadyDecided, GameMissing) as refused:
+                outcomes.append(refused)
+                continue
+            put_back = await self.release_lease(game_id, batch.lease)
+            if self._notify is not None and (batch.events or batch.decided):
+                self._notify(game_id, head.version)
+            outcomes.append(Committed(head, put_back))
+        return outcomes
 
     async def view(self, game_id: str, name: str) -> tuple[int, bytes] | None:
         """(version, bytes) of one stored projection field, or None."""
@@ -249,14 +269,30 @@ class InMemoryEventStore:
         game.lease = (game.fence, self._clock() + ttl_ms / 1000)
         return game.fence
 
-    async def open_turn(self, game_id: str, ttl_ms: int, limit: int) -> Turn | None:
-        """Take the game's lease and read its head and up to `limit` waiting commands, in one
-        atomic step; None when another holder has the lease, GameMissing for no game."""
-        token = await self.acquire_lease(game_id, ttl_ms)
-        if token is None:
-            return None
-        head = self._game(game_id).head
-        return Turn(token, head, await self.inbox(game_id, head.cursor, limit))
+    async def open_turns(
+        self, requests: Sequence[TurnRequest], ttl_ms: int, limit: int
+    ) -> list[Turn | None]:
+        """Open each game of a round: lease, head, commands and the events asked for."""
+        turns: list[Turn | None] = []
+        for request in requests:
+            game = self._games.get(request.game_id)
+            token = None if game is None else await self.acquire_lease(request.game_id, ttl_ms)
+            if game is None or token is None:
+                turns.append(None)
+                continue
+            known = request.known_version
+            cold = known == 0
+            turns.append(
+                Turn(
+                    lease=token,
+                    head=game.head,
+                    commands=await self.inbox(request.game_id, game.head.cursor, limit),
+                    events=game.events[known:] if known >= 0 else [],
+                    meta=game.meta if cold else None,
+                    seed=game.seed if cold else None,
+                )
+            )
+        return turns
 
     async def release_lease(self, game_id: str, token: int) -> bool:
         """Give the lease back if `token` holds it; re-mark the game ready if commands wait."""
@@ -273,20 +309,32 @@ class InMemoryEventStore:
         game = self._games.get(game_id)
         return game is not None and self._lease_token(game) is not None
 
-    async def take_ready(self, runner_job_id: str) -> str | None:
-        """The game waiting longest, taken off the ready set; renews the runner's slot."""
+    async def take_ready(
+        self, runner_job_id: str, count: int = 1, wait_s: float = 0.0
+    ) -> list[str]:
+        """Up to `count` games waiting longest, taken off the ready set, waiting up to
+        `wait_s` (real seconds) for one when none is ready; renews the runner's slot."""
+        taken = self._take_ready(runner_job_id, count)
+        if taken or wait_s <= 0:
+            return taken
+        self._readied.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._readied.wait(), wait_s)
+        return self._take_ready(runner_job_id, count)
+
+    def _take_ready(self, runner_job_id: str, count: int) -> list[str]:
         if runner_job_id in self._slots:
             self._slots[runner_job_id] = self._clock() + self.runners.slot_ttl_ms / 1000
-        if not self._ready:
-            return None
-        game_id = min(self._ready, key=lambda g: (self._ready[g], g))  # ZPOPMIN's order
-        del self._ready[game_id]
-        return game_id
+        taken = sorted(self._ready, key=lambda g: (self._ready[g], g))[:count]  # ZPOPMIN's order
+        for game_id in taken:
+            del self._ready[game_id]
+        return taken
 
-    async def end_runner(self, runner_job_id: str, next_job_id: str) -> bool:
-        """Give up the runner's slot, or hand it to `next_job_id` (True) if games are ready."""
+    async def end_runner(self, runner_job_id: str, next_job_id: str, keep: bool = False) -> bool:
+        """Give up the runner's slot, or hand it to `next_job_id` (True) if games are ready
+        or `keep` is asked for."""
         self._slots.pop(runner_job_id, None)
-        if not self._ready:
+        if not self._ready and not keep:
             return False
         self._slots[next_job_id] = self._clock() + self.runners.slot_ttl_ms / 1000
         return True

@@ -7,17 +7,19 @@ Two adapters meet it: `memory.InMemoryEventStore` (unit tests) and
 The atomic steps, each all-or-nothing:
 - `create`: a game's meta, its secret seed, its opening events and projections.
 - `submit`: append a command to the inbox unless its id is known, count it against the seat's
-  rate, put the game in the ready set and claim a drain runner slot when fewer than
-  `max_runners` are alive (the caller then enqueues that runner).
+  rate, put the game in the ready set (and the sweeper's pending index) and claim a drain
+  runner slot when fewer than `max_runners` are alive (the caller then enqueues that runner).
 - `commit`: under the worker's lease (fencing token) and at the expected version, append a
   batch's events with their chain values, record each command's outcome (a command is decided
   at most once), store the projections at the new version and move the inbox cursor.
-- `open_turn`: take a game's lease and read its head and the commands past its cursor (one
-  round trip where a lease, a head and an inbox read took three).
-- `commit_and_release`: `commit` then `release_lease`, in one step (the drain's usual turn).
+- `open_turns`: for each game of a drain round, take its lease and read its head, the
+  commands past its cursor and the events the worker's cached state lacks (the Redis
+  adapter opens every game of the round in one round trip).
+- `commit_turns`: for each game of the round, `commit` then `release_lease` in one step,
+  and notify the game's listeners of the new version (again one round trip for the round).
 - `release_lease`: give a game's lease back and put the game back in the ready set when
   commands still wait (a runner that found the game leased skipped it).
-- `take_ready` / `end_runner`: a runner takes the game waiting longest (renewing its slot);
+- `take_ready` / `end_runner`: a runner takes the games waiting longest (renewing its slot);
   it gives its slot up only when no game is ready, else hands it to a successor job, so a
   game marked ready while a runner stops is never left without one.
 - `wake`: the sweeper puts back a game a dead runner took, and claims a slot if none is alive.
@@ -25,6 +27,7 @@ The atomic steps, each all-or-nothing:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from service.errors import Conflict, NotFound
@@ -39,6 +42,7 @@ from service.store.records import (
     StoredEvent,
     SubmitResult,
     Turn,
+    TurnRequest,
 )
 
 
@@ -83,6 +87,11 @@ class GameMissing(NotFound):
 
     def __init__(self, game_id: str) -> None:
         super().__init__("game.not_found", f"no game {game_id!r}")
+
+
+# What committing one game of a round came to: committed (lease given back), or the reason
+# nothing of its batch was written (its lease is then kept).
+CommitOutcome = Committed | LeaseLost | VersionConflict | AlreadyDecided | GameMissing
 
 
 class EventStore(Protocol):
@@ -146,9 +155,11 @@ class EventStore(Protocol):
         """Append a batch atomically; VersionConflict, LeaseLost or AlreadyDecided otherwise."""
         ...
 
-    async def commit_and_release(self, game_id: str, batch: Batch) -> Committed:
-        """`commit`, then give the lease back as `release_lease` does, in one atomic step;
-        on failure nothing is written and the lease is kept."""
+    async def commit_turns(self, batches: Sequence[tuple[str, Batch]]) -> list[CommitOutcome]:
+        """For each (game id, batch): `commit`, then give the lease back as `release_lease`
+        does and tell the game's listeners its new version (when the batch decided anything),
+        in one atomic step per game. A game whose commit is refused gets the error in its
+        place: nothing of its batch is written and its lease is kept."""
         ...
 
     async def view(self, game_id: str, name: str) -> tuple[int, bytes] | None:
@@ -159,9 +170,12 @@ class EventStore(Protocol):
         """A fencing token for the game's lease, or None when another holder has it."""
         ...
 
-    async def open_turn(self, game_id: str, ttl_ms: int, limit: int) -> Turn | None:
-        """Take the game's lease and read its head and up to `limit` waiting commands, in one
-        atomic step; None when another holder has the lease, GameMissing for no game."""
+    async def open_turns(
+        self, requests: Sequence[TurnRequest], ttl_ms: int, limit: int
+    ) -> list[Turn | None]:
+        """For each request, in one atomic step per game: take the game's lease and read its
+        head, up to `limit` waiting commands and the events the request asks for. None in a
+        game's place when another holder has its lease or there is no such game."""
         ...
 
     async def release_lease(self, game_id: str, token: int) -> bool:
@@ -173,14 +187,17 @@ class EventStore(Protocol):
         """Whether some worker holds the game's lease now."""
         ...
 
-    async def take_ready(self, runner_job_id: str) -> str | None:
-        """The game waiting longest, removed from the ready set (None when none); renews the
+    async def take_ready(
+        self, runner_job_id: str, count: int = 1, wait_s: float = 0.0
+    ) -> list[str]:
+        """Up to `count` games, those waiting longest first, removed from the ready set; when
+        none is ready, waits up to `wait_s` seconds for one (none if none came); renews the
         runner's slot if it still has one."""
         ...
 
-    async def end_runner(self, runner_job_id: str, next_job_id: str) -> bool:
-        """Give up the runner's slot; if games are ready, hand it to `next_job_id` and return
-        True (the caller enqueues that job)."""
+    async def end_runner(self, runner_job_id: str, next_job_id: str, keep: bool = False) -> bool:
+        """Give up the runner's slot; if games are ready, or `keep` asks for it, hand it to
+        `next_job_id` and return True (the caller enqueues that job)."""
         ...
 
     async def wake(self, game_id: str, runner_job_id: str) -> bool:

@@ -66,12 +66,26 @@ class ReceivedCommand(msgspec.Struct, frozen=True):
         return int(self.inbox_id.split("-", 1)[0])
 
 
+class TurnRequest(msgspec.Struct, frozen=True):
+    """A game a drain round wants to open, and the version of the state the worker has of it:
+    -1 when it needs no events, 0 when it has nothing (a cold start: send every event, the
+    game's meta and its seed), n to get the events after version n."""
+
+    game_id: str
+    known_version: int = -1
+
+
 class Turn(msgspec.Struct, frozen=True):
-    """A drain turn's start: the lease taken, the head under it, the commands waiting past it."""
+    """A drain turn's start: the lease taken, the head under it, the commands waiting past it,
+    and what the request asked for: the events after its known version, and on a cold start
+    the game's meta and seed."""
 
     lease: int
     head: Head
     commands: list[ReceivedCommand]
+    events: list[StoredEvent] = msgspec.field(default_factory=list)
+    meta: GameMeta | None = None
+    seed: bytes | None = None
 
 
 class CommandRecord(msgspec.Struct, frozen=True, array_like=True):

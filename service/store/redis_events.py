@@ -5,13 +5,16 @@ The client must be created with `decode_responses=False`: events and chain value
 
 from __future__ import annotations
 
+import time
+from collections.abc import Sequence
 from typing import Any
 
 from redis.asyncio import Redis
 
-from service.store.keys import GameKeys, ready_key, runners_key
+from service.store.keys import GameKeys, pending_key, ready_key, runners_key
 from service.store.protocol import (
     AlreadyDecided,
+    CommitOutcome,
     GameExists,
     GameMissing,
     LeaseLost,
@@ -35,8 +38,9 @@ from service.store.records import (
     SubmitResult,
     Throttled,
     Turn,
+    TurnRequest,
 )
-from service.store.scripts import Scripts
+from service.store.scripts import ScriptCall, Scripts
 
 
 def _text(value: bytes | str) -> str:
@@ -48,6 +52,21 @@ def _is_inbox_id(value: bytes) -> bool:
     return bool(value) and value[:1].isdigit()
 
 
+def _stored_event(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
+    command = fields.get(b"c")
+    return StoredEvent(
+        version=int(entry_id.split(b"-", 1)[0]),
+        data=fields[b"e"],
+        hash=fields[b"h"],
+        command_id=command.decode() if command is not None else None,
+    )
+
+
+def _fields(flat: list[bytes]) -> dict[bytes, bytes]:
+    # A stream entry's fields as a Lua script returns them: [name, value, name, value, ...].
+    return dict(zip(flat[::2], flat[1::2], strict=True))
+
+
 def _received(entry_id: bytes, fields: dict[bytes, bytes]) -> ReceivedCommand:
     return ReceivedCommand(
         seat=int(fields[b"s"]),
@@ -55,6 +74,26 @@ def _received(entry_id: bytes, fields: dict[bytes, bytes]) -> ReceivedCommand:
         request_id=fields[b"r"].decode(),
         body=fields[b"b"],
         inbox_id=entry_id.decode(),
+    )
+
+
+def _turn(reply: list[Any]) -> Turn | None:
+    """An opened turn from the open_turn script's reply; None when held or missing."""
+    if reply[0] != b"ok":
+        return None
+    _, token, version, chain, cursor, status, commands, events, facts = reply
+    head = Head(int(version), chain or b"", _text(cursor), status == b"finished")
+    meta = seed = None
+    if facts:
+        game, rules, seats, created, seed = facts
+        meta = GameMeta(_text(game), _text(rules), int(seats), _text(created))
+    return Turn(
+        lease=int(token),
+        head=head,
+        commands=[_received(entry_id, _fields(flat)) for entry_id, flat in commands],
+        events=[_stored_event(entry_id, _fields(flat)) for entry_id, flat in events],
+        meta=meta,
+        seed=seed,
     )
 
 
@@ -74,6 +113,8 @@ class RedisEventStore:
         self.runners = runners or RunnerLimits()
         self.ready_key = ready_key(prefix)
         self.runners_key = runners_key(prefix)
+        self.pending_key = pending_key(prefix)
+        self._renewed: dict[str, float] = {}  # runner job id -> when it last renewed its slot
 
     def keys(self, game_id: str) -> GameKeys:
         """The keys of one game."""
@@ -142,18 +183,7 @@ class RedisEventStore:
         entries: Any = await self.redis.xrange(
             self.keys(game_id).events, min=f"{after + 1}-0", max="+", count=limit
         )
-        events = []
-        for entry_id, fields in entries:
-            command = fields.get(b"c")
-            events.append(
-                StoredEvent(
-                    version=int(entry_id.split(b"-", 1)[0]),
-                    data=fields[b"e"],
-                    hash=fields[b"h"],
-                    command_id=command.decode() if command is not None else None,
-                )
-            )
-        return events
+        return [_stored_event(entry_id, fields) for entry_id, fields in entries]
 
     async def submit(
         self,
@@ -173,6 +203,7 @@ class RedisEventStore:
                 keys.rate(command.seat),
                 self.ready_key,
                 self.runners_key,
+                self.pending_key,
             ],
             args=[
                 command.command_id,
@@ -228,14 +259,23 @@ class RedisEventStore:
 
     async def commit(self, game_id: str, batch: Batch) -> Head:
         """Append a batch atomically; VersionConflict, LeaseLost or AlreadyDecided otherwise."""
-        return (await self._commit(game_id, batch, release=False)).head
+        reply = await self.scripts.commit(*self._commit_call(game_id, batch, finish=False)[1:])
+        outcome = self._committed(game_id, batch, reply)
+        if isinstance(outcome, Committed):
+            return outcome.head
+        raise outcome
 
-    async def commit_and_release(self, game_id: str, batch: Batch) -> Committed:
-        """`commit`, then give the lease back as `release_lease` does, in one atomic step;
-        on failure nothing is written and the lease is kept."""
-        return await self._commit(game_id, batch, release=True)
+    async def commit_turns(self, batches: Sequence[tuple[str, Batch]]) -> list[CommitOutcome]:
+        """Commit, release and notify each game of a round, all in one round trip."""
+        calls = [self._commit_call(game_id, batch, finish=True) for game_id, batch in batches]
+        replies = await self.scripts.run_all(calls)
+        return [
+            self._committed(game_id, batch, reply)
+            for (game_id, batch), reply in zip(batches, replies, strict=True)
+        ]
 
-    async def _commit(self, game_id: str, batch: Batch, release: bool) -> Committed:
+    def _commit_call(self, game_id: str, batch: Batch, finish: bool) -> ScriptCall:
+        """The commit script's call; `finish` also gives the lease back and notifies."""
         keys = self.keys(game_id)
         args: list[Any] = [
             batch.lease,
@@ -246,8 +286,9 @@ class RedisEventStore:
             batch.lease_ttl_ms,
             len(batch.events),
             len(batch.decided),
-            int(release),
+            int(finish),
             game_id,
+            keys.updates if finish else "",
         ]
         for event in batch.events:
             args += [event.data, event.hash, event.command_id or ""]
@@ -255,29 +296,30 @@ class RedisEventStore:
             args += [decided.command_id, RECORD_ENCODER.encode(decided.record)]
         for name, value in batch.views.items():
             args += [name, value]
-        reply = await self.scripts.commit(
-            keys=[
-                keys.meta,
-                keys.events,
-                keys.commands,
-                keys.lease,
-                keys.views,
-                keys.inbox,
-                self.ready_key,
-            ],
-            args=args,
-        )
+        script_keys = [
+            keys.meta,
+            keys.events,
+            keys.commands,
+            keys.lease,
+            keys.views,
+            keys.inbox,
+            self.ready_key,
+        ]
+        return self.scripts.commit, script_keys, args
+
+    @staticmethod
+    def _committed(game_id: str, batch: Batch, reply: list[Any]) -> CommitOutcome:
         kind = reply[0]
         if kind == b"ok":
             head = Head(int(reply[1]), batch.head_hash, batch.cursor, batch.finished)
             return Committed(head, bool(int(reply[2])))
         if kind == b"lease":
-            raise LeaseLost(game_id)
+            return LeaseLost(game_id)
         if kind == b"nogame":
-            raise GameMissing(game_id)
+            return GameMissing(game_id)
         if kind == b"conflict":
-            raise VersionConflict(game_id, batch.expected_version, int(reply[1]))
-        raise AlreadyDecided(game_id, _text(reply[1]))
+            return VersionConflict(game_id, batch.expected_version, int(reply[1]))
+        return AlreadyDecided(game_id, _text(reply[1]))
 
     async def view(self, game_id: str, name: str) -> tuple[int, bytes] | None:
         """(version, bytes) of one stored projection field, or None."""
@@ -293,25 +335,19 @@ class RedisEventStore:
         token = await self.scripts.lease(keys=[keys.lease, keys.fence], args=[ttl_ms])
         return None if token is None else int(token)
 
-    async def open_turn(self, game_id: str, ttl_ms: int, limit: int) -> Turn | None:
-        """Take the game's lease and read its head and up to `limit` waiting commands, in one
-        atomic step; None when another holder has the lease, GameMissing for no game."""
-        keys = self.keys(game_id)
-        reply: list[Any] = await self.scripts.open_turn(
-            keys=[keys.lease, keys.fence, keys.meta, keys.inbox], args=[ttl_ms, limit]
-        )
-        outcome = _text(reply[0])
-        if outcome == "held":
-            return None
-        if outcome == "nogame":
-            raise GameMissing(game_id)
-        _, token, version, chain, cursor, status, entries = reply
-        head = Head(int(version), chain or b"", _text(cursor), status == b"finished")
-        commands = [
-            _received(entry_id, dict(zip(flat[::2], flat[1::2], strict=True)))
-            for entry_id, flat in entries
-        ]
-        return Turn(int(token), head, commands)
+    async def open_turns(
+        self, requests: Sequence[TurnRequest], ttl_ms: int, limit: int
+    ) -> list[Turn | None]:
+        """Open each game of a round (lease, head, commands, missing events) in one round
+        trip; None in a game's place when it is leased elsewhere or does not exist."""
+        calls: list[ScriptCall] = []
+        for request in requests:
+            keys = self.keys(request.game_id)
+            script_keys = [keys.lease, keys.fence, keys.meta, keys.inbox, keys.events, keys.secret]
+            calls.append(
+                (self.scripts.open_turn, script_keys, [ttl_ms, limit, request.known_version])
+            )
+        return [_turn(reply) for reply in await self.scripts.run_all(calls)]
 
     async def release_lease(self, game_id: str, token: int) -> bool:
         """Give the lease back if `token` holds it; re-mark the game ready if commands wait."""
@@ -325,19 +361,40 @@ class RedisEventStore:
         """Whether some worker holds the game's lease now."""
         return bool(await self.redis.exists(self.keys(game_id).lease))
 
-    async def take_ready(self, runner_job_id: str) -> str | None:
-        """The game waiting longest, taken off the ready set; renews the runner's slot."""
-        game_id = await self.scripts.runner_take(
-            keys=[self.ready_key, self.runners_key],
-            args=[runner_job_id, self.runners.slot_ttl_ms],
-        )
-        return None if game_id is None else _text(game_id)
+    async def take_ready(
+        self, runner_job_id: str, count: int = 1, wait_s: float = 0.0
+    ) -> list[str]:
+        """Up to `count` games waiting longest, taken off the ready set, waiting up to
+        `wait_s` for one when none is ready; renews the runner's slot."""
+        if wait_s <= 0:
+            return await self._take_ready(runner_job_id, count)
+        # Blocks on the server (BZMPOP, Redis 7): a game marked ready wakes the runner at once,
+        # and under load it returns at once with up to `count` games. One round trip a round.
+        popped: Any = await self.redis.bzmpop(wait_s, 1, [self.ready_key], min=True, count=count)
+        taken = [] if popped is None else [_text(member) for member, _ in popped[1]]
+        # The slot is renewed often enough to stay alive (every third of its TTL), not on
+        # every round: a round trip saved per round at light load.
+        renewed = self._renewed.get(runner_job_id)
+        if renewed is None or time.monotonic() - renewed > self.runners.slot_ttl_ms / 3000:
+            await self._take_ready(runner_job_id, 0)
+        return taken
 
-    async def end_runner(self, runner_job_id: str, next_job_id: str) -> bool:
-        """Give up the runner's slot, or hand it to `next_job_id` (True) if games are ready."""
+    async def _take_ready(self, runner_job_id: str, count: int) -> list[str]:
+        """Renew the runner's slot and take up to `count` games (none: only renew)."""
+        self._renewed[runner_job_id] = time.monotonic()
+        game_ids: list[bytes] = await self.scripts.runner_take(
+            keys=[self.ready_key, self.runners_key],
+            args=[runner_job_id, self.runners.slot_ttl_ms, count],
+        )
+        return [_text(game_id) for game_id in game_ids]
+
+    async def end_runner(self, runner_job_id: str, next_job_id: str, keep: bool = False) -> bool:
+        """Give up the runner's slot, or hand it to `next_job_id` (True) if games are ready
+        or `keep` is asked for."""
+        self._renewed.pop(runner_job_id, None)
         handed_over = await self.scripts.runner_end(
             keys=[self.ready_key, self.runners_key],
-            args=[runner_job_id, next_job_id, self.runners.slot_ttl_ms],
+            args=[runner_job_id, next_job_id, self.runners.slot_ttl_ms, int(keep)],
         )
         return bool(handed_over)
 

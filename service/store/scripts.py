@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
+from redis.exceptions import NoScriptError
+
+# One script call: the script, its keys, its arguments.
+ScriptCall = tuple[AsyncScript, Sequence[Any], Sequence[Any]]
 
 
 @cache
@@ -20,6 +25,7 @@ class Scripts:
     """Every script, bound to one client (EVALSHA, reloading after a Redis restart)."""
 
     def __init__(self, redis: Redis) -> None:
+        self.redis = redis
         self.create = self._register(redis, "create")
         self.submit = self._register(redis, "submit")
         self.commit = self._register(redis, "commit")
@@ -31,10 +37,36 @@ class Scripts:
         self.runner_end = self._register(redis, "runner_end")
         self.join = self._register(redis, "join")
         self.write_views = self._register(redis, "write_views")
-        self.mark_pending = self._register(redis, "mark_pending")
         self.forget_pending = self._register(redis, "forget_pending")
 
     @staticmethod
     def _register(redis: Redis, name: str) -> AsyncScript:
         script: Any = redis.register_script(script_source(name))
         return script  # type: ignore[no-any-return]
+
+    async def run_all(self, calls: Sequence[ScriptCall]) -> list[Any]:
+        """Run script calls in one round trip and return their replies in order.
+
+        A pipeline, not a transaction: each script is atomic by itself and the calls are
+        independent (a drain round's games). A call refused because Redis lost its scripts
+        (a restart) did not run; it is run again once the script is loaded. Any other error
+        reply is raised.
+        """
+        replies = await self._pipelined(calls)
+        lost = [n for n, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+        if lost:
+            for script in {id(calls[n][0]): calls[n][0] for n in lost}.values():
+                await self.redis.script_load(script.script)
+            for n, reply in zip(lost, await self._pipelined([calls[n] for n in lost]), strict=True):
+                replies[n] = reply
+        for reply in replies:
+            if isinstance(reply, Exception):
+                raise reply
+        return replies
+
+    async def _pipelined(self, calls: Sequence[ScriptCall]) -> list[Any]:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for script, keys, args in calls:
+                pipe.evalsha(script.sha, len(keys), *keys, *args)
+            replies: list[Any] = await pipe.execute(raise_on_error=False)
+        return replies

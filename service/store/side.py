@@ -149,16 +149,15 @@ class Lobby:
 
 
 class PendingIndex:
-    """Games with recently submitted commands, stamped by the Redis clock (for the sweeper)."""
+    """Games with recently submitted commands, stamped by the Redis clock (for the sweeper).
+
+    The event store's `submit` marks a game here in the same step as it queues the command.
+    """
 
     def __init__(self, redis: Redis, prefix: str, scripts: Scripts) -> None:
         self.redis = redis
         self.key = pending_key(prefix)
         self.scripts = scripts
-
-    async def mark(self, game_id: str) -> None:
-        """Note that a command is about to be submitted to the game."""
-        await self.scripts.mark_pending(keys=[self.key], args=[game_id])
 
     async def now_ms(self) -> int:
         """The Redis clock, in ms."""

@@ -9,6 +9,7 @@ from redis.asyncio import Redis
 
 from service.settings import Settings
 from service.store.redis_events import RedisEventStore
+from tests.unit.service.notifications import Notifications, subscribed
 from tests.unit.service.runner_contract import RunnerContract
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
@@ -19,4 +20,12 @@ class TestRedisEventStoreOnRealRedis(RunnerContract):
     async def store(self, core_settings: Settings) -> AsyncIterator[RedisEventStore]:
         client = Redis.from_url(core_settings.redis_url)
         yield RedisEventStore(client, prefix=core_settings.key_prefix)
+        await client.aclose()
+
+    @pytest.fixture
+    async def notifications(self, core_settings: Settings) -> AsyncIterator[Notifications]:
+        client = Redis.from_url(core_settings.redis_url)
+        listener = await subscribed(client, core_settings.key_prefix)
+        yield listener
+        await listener.close()
         await client.aclose()

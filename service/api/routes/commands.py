@@ -12,12 +12,11 @@ from litestar.params import FromPath, JSONBody, QueryParameter
 from contracts.api import CommandOutcome, SubmitCommand
 from service.app import Skald
 from service.logging import log_fields, request_id
-from service.settings import Settings
 
 from ..auth import required_seat
 from ..docs import SEAT_TOKEN, problems
 from ..limits import bounded_wait
-from ..metrics import ApiMetrics
+from ..metrics import api_metrics
 from ..negotiation import reply
 from ..problems import problem_response
 
@@ -73,8 +72,6 @@ def outcome_response(
 async def submit_command(
     request: Request[Any, Any, Any],
     skald: NamedDependency[Skald],
-    settings: NamedDependency[Settings],
-    metrics: NamedDependency[ApiMetrics],
     game_id: FromPath[str],
     data: JSONBody[SubmitCommand],
     wait: Annotated[
@@ -83,14 +80,14 @@ async def submit_command(
 ) -> Response[CommandOutcome]:
     """Submit a command; optionally wait for its outcome."""
     log_fields(request.scope)["command_id"] = data.command_id
-    wait = bounded_wait(wait, settings.max_wait_s)
+    wait = bounded_wait(wait, skald.settings.max_wait_s)
     seat = await required_seat(skald, request, game_id)
     outcome = await skald.submit(
         game_id, seat, data.command_id, data.command, request_id(request.scope)
     )
     if outcome.status == "queued" and wait > 0:
         outcome = await skald.wait_outcome(game_id, data.command_id, wait, seat=seat)
-    metrics.commands.labels(outcome.status).inc()
+    api_metrics(request).commands.labels(outcome.status).inc()
     return outcome_response(request, game_id, outcome)
 
 
@@ -109,7 +106,6 @@ async def submit_command(
 async def get_command_outcome(
     request: Request[Any, Any, Any],
     skald: NamedDependency[Skald],
-    settings: NamedDependency[Settings],
     game_id: FromPath[str],
     command_id: FromPath[str],
     wait: Annotated[
@@ -118,7 +114,7 @@ async def get_command_outcome(
 ) -> Response[CommandOutcome]:
     """Read a command's outcome (a refused one is a 200 here: the read itself succeeded)."""
     log_fields(request.scope)["command_id"] = command_id
-    wait = bounded_wait(wait, settings.max_wait_s)
+    wait = bounded_wait(wait, skald.settings.max_wait_s)
     seat = await required_seat(skald, request, game_id)
     # Another seat's command is "not found": its existence is not the caller's business.
     if wait > 0:

@@ -12,7 +12,6 @@ from contracts.api import CreateGameRequest, GameCreated, JoinRequest, Lobby, Se
 from service.app import Skald
 from service.errors import InvalidInput
 from service.logging import log_fields
-from service.settings import Settings
 
 from ..docs import problems
 from ..limits import bounded_page
@@ -77,7 +76,6 @@ async def join_game(
 async def list_open_games(
     request: Request[Any, Any, Any],
     skald: NamedDependency[Skald],
-    settings: NamedDependency[Settings],
     open_only: Annotated[
         bool, QueryParameter(name="open", description="Only open games (the only listing).")
     ] = True,
@@ -89,6 +87,6 @@ async def list_open_games(
         raise InvalidInput(
             "lobby.open_only", "only open games can be listed: use open=true", status=400
         )
-    bounded_page(limit, settings.max_lobby_page)
+    bounded_page(limit, skald.settings.max_lobby_page)
     games = await skald.open_games(game, limit)
     return reply(request, Lobby(games=games))

@@ -10,7 +10,6 @@ from litestar.params import FromPath, QueryParameter
 
 from contracts.api import EventPage, Turn, ViewEnvelope
 from service.app import Skald
-from service.settings import Settings
 
 from ..auth import optional_seat, seat_for_view
 from ..docs import OPTIONAL_SEAT_TOKEN, problems
@@ -87,13 +86,12 @@ async def get_view(
 async def list_events(
     request: Request[Any, Any, Any],
     skald: NamedDependency[Skald],
-    settings: NamedDependency[Settings],
     game_id: FromPath[str],
     after: Annotated[int, QueryParameter(ge=0, description="Only events after this version.")] = 0,
     limit: Annotated[int, QueryParameter(ge=1, description="At most this many events.")] = 100,
 ) -> Response[EventPage]:
     """Events the caller may see, after a version."""
-    bounded_page(limit, settings.max_events_page)
+    bounded_page(limit, skald.settings.max_events_page)
     seat = await optional_seat(skald, request, game_id)
     page = await skald.events_after(game_id, after, seat, limit)
     return reply(request, page)

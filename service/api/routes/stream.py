@@ -19,10 +19,11 @@ from litestar.params import FromPath
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from service.app import Skald
+from service.notify import Update
 
 from ..auth import seat_for_view
 from ..docs import OPTIONAL_SEAT_TOKEN, problems
-from ..metrics import ApiMetrics
+from ..metrics import api_metrics
 
 TAGS = ["reads"]
 KEEPALIVE_S = 15.0
@@ -30,30 +31,34 @@ KEEPALIVE_S = 15.0
 RECONNECT_MS = 2000
 
 
-async def _pump(updates: AsyncIterator[int], queue: asyncio.Queue[int]) -> None:
+async def _pump(updates: AsyncIterator[Update], queue: asyncio.Queue[Update]) -> None:
     # Runs as its own task so the stream can wait on the queue with a timeout: cancelling a
     # queue read is harmless, cancelling the pub/sub iterator mid-read would close it.
-    async for version in updates:
-        await queue.put(version)
+    async for update in updates:
+        await queue.put(update)
 
 
 async def view_messages(
-    skald: Skald, game_id: str, seat: int | None, updates: AsyncIterator[int]
+    skald: Skald, game_id: str, seat: int | None, updates: AsyncIterator[Update]
 ) -> AsyncIterator[ServerSentEventMessage]:
     """The current view, then each newer one, with keep-alive comments while idle."""
-    queue: asyncio.Queue[int] = asyncio.Queue()
+    queue: asyncio.Queue[Update] = asyncio.Queue()
     pump = asyncio.create_task(_pump(updates, queue))
     sent = -1
     try:
         while True:
             try:
-                notified = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+                update = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
             except TimeoutError:
                 yield ServerSentEventMessage(comment="keep-alive")
                 continue
-            if notified <= sent:
+            if update.version <= sent:
                 continue
-            version, body = await skald.view(game_id, seat)
+            carried = update.view_for(seat)  # the seat's own view, sent with the notification
+            if carried is not None:
+                version, body = update.version, carried
+            else:
+                version, body = await skald.view(game_id, seat)
             if version > sent:
                 sent = version
                 yield ServerSentEventMessage(data=body.decode(), event="view", id=str(version))
@@ -78,7 +83,6 @@ async def view_messages(
 async def stream_views(
     request: Request[Any, Any, Any],
     skald: NamedDependency[Skald],
-    metrics: NamedDependency[ApiMetrics],
     game_id: FromPath[str],
 ) -> ServerSentEvent:
     """Open a stream of the caller's view."""
@@ -88,10 +92,12 @@ async def stream_views(
     # down are then a problem response, not a stream that dies at once.
     first = await anext(updates)
 
-    async def replay_first() -> AsyncIterator[int]:
+    async def replay_first() -> AsyncIterator[Update]:
         yield first
-        async for version in updates:
-            yield version
+        async for update in updates:
+            yield update
+
+    metrics = api_metrics(request)
 
     async def counted() -> AsyncIterator[ServerSentEventMessage]:
         metrics.streams_open.inc()

@@ -2,9 +2,12 @@
 -- of every command decided, the inbox cursor and the chain head. All or nothing.
 -- With release = 1 it also gives the lease back and, as release_lease.lua does, puts the game
 -- back in the ready set when commands wait past the new cursor (one round trip, not two).
+-- With a channel, it publishes the new version there once something was decided, in the same
+-- step: whoever it wakes reads the outcomes and views already written. When the channel has
+-- listeners the message also carries each viewer's JSON view (format: service/notify.py).
 -- KEYS: meta, events, commands, lease, views, inbox, ready
 -- ARGV: lease_token, expected_version, cursor, head_hash, finished (1/0), lease_ttl_ms,
---       n_events, n_decided, release (1/0), game_id,
+--       n_events, n_decided, release (1/0), game_id, channel ('' for none),
 --       then per event: data, hash, command_id ('' for none),
 --       then per decided command: command_id, record, then the views as field, value pairs
 -- Returns {'ok', version, put_back (1/0)} | {'lease'} | {'nogame'} | {'conflict', version}
@@ -21,8 +24,9 @@ if version ~= tonumber(ARGV[2]) then
     return {'conflict', current}
 end
 local n_events = tonumber(ARGV[7])
-local first_decided = 11 + n_events * 3
-local first_view = first_decided + tonumber(ARGV[8]) * 2
+local n_decided = tonumber(ARGV[8])
+local first_decided = 12 + n_events * 3
+local first_view = first_decided + n_decided * 2
 -- Check every command is still queued (its record is an inbox id) before writing anything.
 for i = first_decided, first_view - 1, 2 do
     local stored = redis.call('HGET', KEYS[3], ARGV[i])
@@ -31,7 +35,7 @@ for i = first_decided, first_view - 1, 2 do
     end
 end
 for k = 0, n_events - 1 do
-    local i = 11 + k * 3
+    local i = 12 + k * 3
     version = version + 1
     if ARGV[i + 2] == '' then
         redis.call('XADD', KEYS[2], version .. '-1', 'e', ARGV[i], 'h', ARGV[i + 1])
@@ -48,6 +52,19 @@ end
 redis.call('HSET', KEYS[1], 'v', version, 'h', ARGV[4], 'cur', ARGV[3])
 if ARGV[5] == '1' then
     redis.call('HSET', KEYS[1], 'st', 'finished')
+end
+if ARGV[11] ~= '' and (n_events > 0 or n_decided > 0) then
+    local message = tostring(version)
+    if redis.call('PUBSUB', 'NUMSUB', ARGV[11])[2] > 0 then
+        local lines = {message}
+        for i = first_view, #ARGV - 1, 2 do
+            if string.sub(ARGV[i], 1, 5) == 'json:' then
+                lines[#lines + 1] = ARGV[i] .. '\t' .. ARGV[i + 1]
+            end
+        end
+        message = table.concat(lines, '\n')
+    end
+    redis.call('PUBLISH', ARGV[11], message)
 end
 if ARGV[9] ~= '1' then
     redis.call('PEXPIRE', KEYS[4], ARGV[6])

@@ -1,9 +1,10 @@
--- A runner gives up its slot; if games are ready it hands the slot to its successor instead.
+-- A runner gives up its slot; if games are ready, or the runner asks to keep its slot going
+-- (it stopped on its time budget, not for want of games), it hands the slot to its successor.
 -- Atomic with submit's check of the slots: no game is left ready with no runner coming.
--- KEYS: ready, runners    ARGV: runner_job_id, next_job_id, runner_ttl_ms
+-- KEYS: ready, runners    ARGV: runner_job_id, next_job_id, runner_ttl_ms, keep (1/0)
 -- Returns 1 when the caller must enqueue `next_job_id`.
 redis.call('ZREM', KEYS[2], ARGV[1])
-if redis.call('ZCARD', KEYS[1]) == 0 then
+if ARGV[4] ~= '1' and redis.call('ZCARD', KEYS[1]) == 0 then
     return 0
 end
 local now = redis.call('TIME')

@@ -1,8 +1,9 @@
 -- Append a command to a game's inbox unless its id is known; mark the game ready and make
 -- sure a drain runner will come. One script, so two submits never both miss a runner nor
 -- both start one past the limit, and a runner giving up its slot (runner_end) either sees
--- this game ready or leaves a free slot that this submit claims.
--- KEYS: meta, commands, inbox, rate (this seat's counter), ready, runners
+-- this game ready or leaves a free slot that this submit claims. The game is also marked in
+-- the sweeper's pending index, in the same step: the sweeper never sees a command unmarked.
+-- KEYS: meta, commands, inbox, rate (this seat's counter), ready, runners, pending
 -- ARGV: command_id, seat, request_id, body, runner_job_id, rate_limit, rate_window_ms,
 --       game_id, max_runners, runner_ttl_ms
 -- Returns {'nogame'} | {'duplicate', stored} | {'throttled', retry_ms} | {'accepted', id, 0|1}
@@ -27,9 +28,10 @@ end
 local id = redis.call('XADD', KEYS[3], '*', 's', ARGV[2], 'c', ARGV[1], 'r', ARGV[3], 'b', ARGV[4])
 -- While queued, a command's record is its inbox id; the worker replaces it with the outcome.
 redis.call('HSET', KEYS[2], ARGV[1], id)
--- The same steps as wake.lua (scripts cannot share code).
 local now = redis.call('TIME')
 local now_ms = now[1] * 1000 + math.floor(now[2] / 1000)
+redis.call('ZADD', KEYS[7], now_ms, ARGV[8])
+-- The same steps as wake.lua (scripts cannot share code).
 -- Ready games are scored in microseconds: submits within one millisecond keep their order.
 redis.call('ZADD', KEYS[5], 'NX', now[1] * 1000000 + now[2], ARGV[8])
 redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now_ms)  -- slots their runner stopped renewing

@@ -70,6 +70,9 @@ def test_a_retry_with_another_body_is_a_conflict_not_a_second_command(stack: Sta
     assert stack.version(game_id) == version
 
 
+# Small batches, one game a round: draining the inboxes takes many rounds, so the kill can
+# land while a worker holds a lease (one round of whole inboxes takes a few milliseconds).
+@pytest.mark.parametrize("stack_overrides", [{"batch_size": 2, "round_size": 1}])
 def test_commands_stuck_in_an_inbox_when_the_worker_dies_are_picked_up(stack: Stack) -> None:
     # Given games whose inboxes fill while one worker drains them
     games = [stack.seated_game(target=200) for _ in range(4)]

@@ -75,9 +75,9 @@ def settings_overrides() -> dict[str, Any]:
 
 @pytest.fixture
 def settings(settings_overrides: dict[str, Any]) -> Settings:
-    return Settings(
-        redis_url="redis://fake/0", key_prefix=PREFIX, max_body_bytes=4096, **settings_overrides
-    )
+    # Runners end as soon as they catch up: tests run them by hand, one job after another.
+    overrides = {"runner_idle_s": 0.0, **settings_overrides}
+    return Settings(redis_url="redis://fake/0", key_prefix=PREFIX, max_body_bytes=4096, **overrides)
 
 
 @pytest.fixture
@@ -95,9 +95,7 @@ async def api(settings: Settings) -> AsyncIterator[Api]:
         batch_size=settings.batch_size,
         lease_ttl_ms=int(settings.lease_ttl_s * 1000),
     )
-    runner = DrainRunner(
-        skald.store, drainer, scheduler, settings.runner_budget_s, settings.runner_max_turns
-    )
+    runner = DrainRunner.configured(settings, skald.store, drainer, scheduler)
 
     async def connect(_: Settings) -> Skald:
         return skald

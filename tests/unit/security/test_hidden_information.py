@@ -24,7 +24,9 @@ from domain.chance import Chance
 from domain.engine import Game, fold
 from domain.games import game_names, get_game
 from service.api.routes.stream import view_messages
+from service.notify import Update
 from service.pipeline.codec import codec_for
+from service.store.side import view_field
 from tests.fakes.players import ClientBot, stream_events
 from tests.unit.api.conftest import Api, bearer
 
@@ -105,11 +107,24 @@ async def current_state(api: Api, game: Game, game_id: str) -> tuple[int, Any, l
     return stored[-1].version, fold(game, stream_events(events)), stored
 
 
-async def sse_first_view(api: Api, game_id: str, seat: int | None, version: int) -> bytes:
-    """The view the server-sent event stream sends first, as its `data`."""
+async def every_json_view(api: Api, game_id: str) -> dict[bytes, bytes]:
+    """Every viewer's stored JSON view, as a commit sends them with its notification."""
+    meta = await api.skald.store.meta(game_id)
+    assert meta is not None
+    views = {}
+    for viewer in [None, *range(meta.seats)]:
+        name = view_field("json", viewer)
+        stored = await api.skald.store.view(game_id, name)
+        assert stored is not None
+        views[name.encode()] = stored[1]
+    return views
 
-    async def now() -> AsyncIterator[int]:
-        yield version
+
+async def sse_view(api: Api, game_id: str, seat: int | None, update: Update) -> bytes:
+    """The view a server-sent event stream sends for `update`, as its `data`."""
+
+    async def now() -> AsyncIterator[Update]:
+        yield update
 
     messages = cast(AsyncGenerator[Any, None], view_messages(api.skald, game_id, seat, now()))
     first = await anext(messages)
@@ -133,9 +148,14 @@ async def check_audience(
         assert envelope["view"] == expected
     replayed = await served.get(api, f"{base}/replay", token)
     assert replayed["view"] == blind[0]
-    pushed = await sse_first_view(api, game_id, seat, version)
-    served.bodies.append(pushed)
-    assert msgspec.json.decode(pushed)["view"] == blind[0]
+    first = await sse_view(api, game_id, seat, Update(version))  # read from the store
+    every_view = await every_json_view(api, game_id)
+    # Pushed with the notification, which carries every viewer's view: the stream's own only.
+    pushed = await sse_view(api, game_id, seat, Update(version, every_view))
+    for body in (first, pushed):
+        served.bodies.append(body)
+        assert msgspec.json.decode(body)["view"] == blind[0]
+        assert msgspec.json.decode(body)["seat"] == seat
     # Events: what the game lets this audience see of each, nothing more
     codec = codec_for(game.name)
     page = await served.get(api, f"{base}/events", token, limit=1000)

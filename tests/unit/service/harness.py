@@ -32,7 +32,9 @@ class Harness:
 
 def make_harness(redis: fakeredis.aioredis.FakeRedis, **settings: object) -> Harness:
     """A facade on `redis` with the given setting overrides."""
-    config = Settings.from_env({}, redis_url="redis://fake", key_prefix="t:", **settings)
+    # Runners end as soon as they catch up: tests run them by hand, one job after another.
+    overrides = {"runner_idle_s": 0.0, **settings}
+    config = Settings.from_env({}, redis_url="redis://fake", key_prefix="t:", **overrides)
     scheduler = RecordingScheduler()
     skald = Skald(config, redis, scheduler)
     drainer = Drainer(
@@ -44,7 +46,5 @@ def make_harness(redis: fakeredis.aioredis.FakeRedis, **settings: object) -> Har
         config.batch_size,
         int(config.lease_ttl_s * 1000),
     )
-    runner = DrainRunner(
-        skald.store, drainer, scheduler, config.runner_budget_s, config.runner_max_turns
-    )
+    runner = DrainRunner.configured(config, skald.store, drainer, scheduler)
     return Harness(skald, scheduler, drainer, runner)

@@ -7,6 +7,8 @@ expiry needs a clock the test controls, so it is checked on the in-memory store 
 
 from __future__ import annotations
 
+import asyncio
+
 from service.store.protocol import EventStore
 from service.store.records import RunnerLimits
 from tests.unit.service.store_contract import (
@@ -22,11 +24,18 @@ MAX_RUNNERS = RunnerLimits().max_runners  # the limit every contract fixture's s
 
 
 async def take_all(store: EventStore, runner: str = "runner-1") -> list[str]:
-    """Every ready game, in the order runners get them."""
+    """Every ready game, in the order runners get them (one at a time)."""
     taken = []
-    while (game_id := await store.take_ready(runner)) is not None:
-        taken.append(game_id)
+    while game_ids := await store.take_ready(runner):
+        taken += game_ids
     return taken
+
+
+async def fill_runner_slots(store: EventStore) -> None:
+    """Create the game and submit one command per runner slot, so every slot is taken."""
+    await create_game(store)
+    for n in range(MAX_RUNNERS):
+        await submit(store, command(f"c{n}"))
 
 
 class RunnerContract(EventStoreContract):
@@ -50,6 +59,39 @@ class RunnerContract(EventStoreContract):
 
         assert await take_all(store) == ["g2", "g3", "g1"]
 
+    async def test_a_round_takes_up_to_its_count_of_games_oldest_first(
+        self, store: EventStore
+    ) -> None:
+        for game_id in ("g1", "g2", "g3"):
+            await create_game(store, game_id)
+        for game_id in ("g3", "g1", "g2"):
+            await store.submit(game_id, command(f"c-{game_id}"), "job", 0, 1000)
+
+        first = await store.take_ready("runner-1", 2)
+        second = await store.take_ready("runner-1", 2)
+        third = await store.take_ready("runner-1", 2)
+
+        assert (first, second, third) == (["g3", "g1"], ["g2"], [])
+
+    async def test_a_waiting_runner_gets_a_game_made_ready_meanwhile(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+        waiting = asyncio.create_task(store.take_ready("runner-1", 4, wait_s=5.0))
+        await asyncio.sleep(0.05)  # the runner is waiting on the store by now
+
+        await submit(store, command("c1"))
+
+        async with asyncio.timeout(5):
+            assert await waiting == [GAME]
+
+    async def test_a_waiting_runner_gets_nothing_when_no_game_comes(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+
+        assert await store.take_ready("runner-1", 4, wait_s=0.05) == []
+
     async def test_no_more_than_max_runners_submits_start_a_runner(self, store: EventStore) -> None:
         await create_game(store)
 
@@ -60,9 +102,7 @@ class RunnerContract(EventStoreContract):
     async def test_a_runner_ending_with_nothing_ready_frees_its_slot(
         self, store: EventStore
     ) -> None:
-        await create_game(store)
-        for n in range(MAX_RUNNERS):
-            await submit(store, command(f"c{n}"))
+        await fill_runner_slots(store)
         await take_all(store)
 
         handed_over = await store.end_runner("job-c0", "job-next")
@@ -71,12 +111,22 @@ class RunnerContract(EventStoreContract):
         assert not handed_over
         assert later.start_runner  # the freed slot goes to this submitter's runner
 
+    async def test_a_runner_out_of_time_keeps_its_slot_going_for_its_successor(
+        self, store: EventStore
+    ) -> None:
+        await fill_runner_slots(store)
+        await take_all(store)
+
+        handed_over = await store.end_runner("job-c0", "job-next", keep=True)
+        later = await submit(store, command("late"))
+
+        assert handed_over
+        assert not later.start_runner  # the successor holds the slot
+
     async def test_a_runner_ending_with_games_ready_hands_its_slot_over(
         self, store: EventStore
     ) -> None:
-        await create_game(store)
-        for n in range(MAX_RUNNERS):
-            await submit(store, command(f"c{n}"))
+        await fill_runner_slots(store)
 
         handed_over = await store.end_runner("job-c0", "job-next")
         later = await submit(store, command("late"))
@@ -130,9 +180,7 @@ class RunnerContract(EventStoreContract):
     async def test_waking_claims_no_slot_when_every_runner_is_alive(
         self, store: EventStore
     ) -> None:
-        await create_game(store)
-        for n in range(MAX_RUNNERS):
-            await submit(store, command(f"c{n}"))
+        await fill_runner_slots(store)
 
         claimed = await store.wake(GAME, "job-swept")
 

@@ -24,13 +24,16 @@ from service.store.records import (
     Accepted,
     Batch,
     CommandRecord,
+    Committed,
     Decided,
     Duplicate,
     GameMeta,
     NewEvent,
     ReceivedCommand,
     Throttled,
+    TurnRequest,
 )
+from tests.unit.service.notifications import Notifications
 
 GAME = "g1"
 META = GameMeta("race", "1", 2, "2024-01-01T00:00:00+00:00")
@@ -71,6 +74,11 @@ class EventStoreContract:
 
     @pytest.fixture
     def store(self) -> EventStore:
+        raise NotImplementedError
+
+    @pytest.fixture
+    def notifications(self) -> Notifications:
+        """What the store's finished turns announce, heard the adapter's way."""
         raise NotImplementedError
 
     # --- creating and reading -------------------------------------------------------------
@@ -350,7 +358,7 @@ class EventStoreContract:
         assert still_held
         assert third is not None and third > first
 
-    # --- opening a drain turn -------------------------------------------------------------
+    # --- opening a drain round -------------------------------------------------------------
 
     async def test_opening_a_turn_takes_the_lease_with_the_head_and_waiting_commands(
         self, store: EventStore
@@ -359,7 +367,7 @@ class EventStoreContract:
         for command_id in ("c1", "c2", "c3"):
             await submit(store, command(command_id))
 
-        turn = await store.open_turn(GAME, LEASE_MS, 2)
+        [turn] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 2)
 
         assert turn is not None
         assert await store.lease_held(GAME)
@@ -371,6 +379,7 @@ class EventStoreContract:
         assert not turn.head.finished
         assert turn.commands == await store.inbox(GAME, NO_INBOX_ID, 2)
         assert [c.command_id for c in turn.commands] == ["c1", "c2"]
+        assert (turn.events, turn.meta, turn.seed) == ([], None, None)  # none asked for
 
     async def test_a_turn_reads_past_the_cursor_and_its_lease_fences_commits(
         self, store: EventStore
@@ -378,12 +387,12 @@ class EventStoreContract:
         await create_game(store)
         accepted = await submit(store, command("c1"))
         await submit(store, command("c2"))
-        first = await store.open_turn(GAME, LEASE_MS, 1)
+        [first] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 1)
         assert first is not None
         await store.commit(GAME, await self._batch(store, first.lease))
         await store.release_lease(GAME, first.lease)
 
-        second = await store.open_turn(GAME, LEASE_MS, 10)
+        [second] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 10)
 
         assert second is not None and second.lease > first.lease
         assert (second.head.version, second.head.cursor) == (5, accepted.inbox_id)
@@ -391,69 +400,139 @@ class EventStoreContract:
         with pytest.raises(LeaseLost):
             await store.commit(GAME, await self._batch(store, first.lease, expected=5, decide="c2"))
 
+    async def test_a_turn_brings_the_events_after_the_version_the_worker_knows(
+        self, store: EventStore
+    ) -> None:
+        opening = await create_game(store, events=4)
+
+        [behind] = await store.open_turns([TurnRequest(GAME, known_version=2)], LEASE_MS, 10)
+        assert behind is not None
+        await store.release_lease(GAME, behind.lease)
+        [current] = await store.open_turns([TurnRequest(GAME, known_version=4)], LEASE_MS, 10)
+
+        assert [(e.version, e.data) for e in behind.events] == [
+            (3, opening[2].data),
+            (4, opening[3].data),
+        ]
+        assert (behind.meta, behind.seed) == (None, None)
+        assert current is not None and current.events == []
+
+    async def test_a_cold_turn_brings_every_event_the_meta_and_the_seed(
+        self, store: EventStore
+    ) -> None:
+        opening = await create_game(store)
+
+        [turn] = await store.open_turns([TurnRequest(GAME, known_version=0)], LEASE_MS, 10)
+
+        assert turn is not None
+        assert [e.hash for e in turn.events] == [e.hash for e in opening]
+        assert turn.events == await store.read(GAME)
+        assert (turn.meta, turn.seed) == (META, SEED)
+
     async def test_no_turn_while_another_holds_the_lease(self, store: EventStore) -> None:
         await create_game(store)
         await submit(store, command("c1"))
         holder = await store.acquire_lease(GAME, LEASE_MS)
         assert holder is not None
 
-        turn = await store.open_turn(GAME, LEASE_MS, 10)
+        [turn] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 10)
 
         assert turn is None
         assert [c.command_id for c in await store.inbox(GAME, NO_INBOX_ID, 10)] == ["c1"]
 
-    async def test_a_turn_on_an_unknown_game_fails_and_takes_no_lease(
-        self, store: EventStore
-    ) -> None:
-        with pytest.raises(GameMissing):
-            await store.open_turn("nope", LEASE_MS, 10)
+    async def test_no_turn_on_an_unknown_game_and_no_lease_taken(self, store: EventStore) -> None:
+        [turn] = await store.open_turns([TurnRequest("nope")], LEASE_MS, 10)
 
+        assert turn is None
         assert not await store.lease_held("nope")
 
-    # --- committing and giving the lease back in one step ---------------------------------
+    async def test_a_round_opens_each_of_its_games_on_its_own(self, store: EventStore) -> None:
+        for game_id in ("g1", "g2", "g3"):
+            await create_game(store, game_id)
+        held = await store.acquire_lease("g2", LEASE_MS)
+        assert held is not None
 
-    async def test_commit_and_release_gives_the_lease_back_and_puts_back_a_waiting_game(
+        turns = await store.open_turns(
+            [TurnRequest("g1"), TurnRequest("g2"), TurnRequest("nope"), TurnRequest("g3")],
+            LEASE_MS,
+            10,
+        )
+
+        assert [turn is not None for turn in turns] == [True, False, False, True]
+        assert await store.lease_held("g1") and await store.lease_held("g3")
+
+    # --- committing a round: commit, give the lease back, notify --------------------------
+
+    async def test_committing_a_turn_gives_the_lease_back_and_puts_back_a_waiting_game(
         self, store: EventStore
     ) -> None:
         await create_game(store)
         await submit(store, command("c1"))
         await submit(store, command("c2"))
-        turn = await store.open_turn(GAME, LEASE_MS, 1)
+        [turn] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 1)
         assert turn is not None
         batch = await self._batch(store, turn.lease)
 
-        committed = await store.commit_and_release(GAME, batch)
+        [committed] = await store.commit_turns([(GAME, batch)])
 
+        assert isinstance(committed, Committed)
         assert committed.put_back  # c2 still waits
         assert committed.head == await store.head(GAME)
         assert committed.head.version == 5
         assert not await store.lease_held(GAME)
         assert await store.command(GAME, "c1") == batch.decided[0].record
 
-    async def test_commit_and_release_with_nothing_left_does_not_put_the_game_back(
+    async def test_committing_a_turn_with_nothing_left_does_not_put_the_game_back(
         self, store: EventStore
     ) -> None:
         await create_game(store)
         await submit(store, command("c1"))
-        turn = await store.open_turn(GAME, LEASE_MS, 10)
+        [turn] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 10)
         assert turn is not None
 
-        committed = await store.commit_and_release(GAME, await self._batch(store, turn.lease))
+        [committed] = await store.commit_turns([(GAME, await self._batch(store, turn.lease))])
 
-        assert not committed.put_back
+        assert isinstance(committed, Committed) and not committed.put_back
         assert not await store.lease_held(GAME)
 
-    async def test_a_refused_commit_and_release_writes_nothing_and_keeps_the_lease(
+    async def test_a_refused_turn_writes_nothing_keeps_its_lease_and_spares_the_others(
         self, store: EventStore
     ) -> None:
-        await create_game(store)
+        for game_id in ("g1", "g2"):
+            await create_game(store, game_id)
+            await store.submit(game_id, command("c1"), "job", 0, 1000)
+        turns = await store.open_turns([TurnRequest("g1"), TurnRequest("g2")], LEASE_MS, 10)
+        assert turns[0] is not None and turns[1] is not None
+        before = await store.head("g1")
+        stale = await self._batch(store, turns[0].lease, expected=2)
+        good = Batch(
+            lease=turns[1].lease,
+            expected_version=3,
+            cursor=turns[1].commands[0].inbox_id,
+            head_hash=turns[1].head.hash,
+            events=[],
+            decided=[Decided("c1", CommandRecord("refused", 0, turns[1].commands[0].inbox_id))],
+        )
+
+        outcomes = await store.commit_turns([("g1", stale), ("g2", good)])
+
+        assert isinstance(outcomes[0], VersionConflict)
+        assert await store.head("g1") == before
+        assert await store.lease_held("g1")
+        assert isinstance(outcomes[1], Committed)
+        assert (await store.command("g2", "c1")) == good.decided[0].record
+        assert not await store.lease_held("g2")
+
+    async def test_a_committed_turn_announces_its_new_version_and_an_idle_one_does_not(
+        self, store: EventStore, notifications: Notifications
+    ) -> None:
+        for game_id in ("g1", "g2"):
+            await create_game(store, game_id)
         await submit(store, command("c1"))
-        turn = await store.open_turn(GAME, LEASE_MS, 10)
-        assert turn is not None
-        before = await store.head(GAME)
+        turns = await store.open_turns([TurnRequest("g1"), TurnRequest("g2")], LEASE_MS, 10)
+        assert turns[0] is not None and turns[1] is not None
+        idle = Batch(turns[1].lease, 3, turns[1].head.cursor, turns[1].head.hash, [], [])
 
-        with pytest.raises(VersionConflict):
-            await store.commit_and_release(GAME, await self._batch(store, turn.lease, expected=2))
+        await store.commit_turns([("g1", await self._batch(store, turns[0].lease)), ("g2", idle)])
 
-        assert await store.head(GAME) == before
-        assert await store.lease_held(GAME)
+        assert await notifications.heard() == [("g1", 5)]

@@ -26,10 +26,7 @@ def drainer(store: InMemoryEventStore, batch_size: int = 64) -> Drainer:
 
 async def ready_games(store: InMemoryEventStore) -> list[str]:
     """Every game in the ready set, taken out of it."""
-    taken = []
-    while (game_id := await store.take_ready("runner")) is not None:
-        taken.append(game_id)
-    return taken
+    return await store.take_ready("runner", 100)
 
 
 async def test_a_drain_applies_the_waiting_commands_and_leaves_the_game_out(

@@ -188,8 +188,24 @@ async def test_updates_start_at_the_current_version_and_follow_the_game(
     second = await asyncio.wait_for(anext(updates), 1.0)
     await updates.aclose()
 
-    assert (first, second) == (5, 6)
+    assert (first.version, second.version) == (5, 6)
     assert harness.skald.notifier.listeners(game_id) == 0
+
+
+async def test_an_update_carries_each_viewers_view_at_its_version(harness: Harness) -> None:
+    game_id = await new_game(harness)
+    updates = harness.skald.updates(game_id)
+    await anext(updates)
+    seat = RACE.to_act(await _state(harness, game_id))[0]
+
+    await harness.skald.submit(game_id, seat, "c1", {"type": "Move", "steps": 1}, "r")
+    await harness.run_jobs()
+    update = await asyncio.wait_for(anext(updates), 1.0)
+    await updates.aclose()
+
+    for viewer in (None, 0, 1):
+        assert update.view_for(viewer) == (await harness.skald.view(game_id, viewer))[1]
+    assert msgspec.json.decode(update.view_for(1) or b"")["seat"] == 1
 
 
 async def test_update_streams_per_game_are_bounded(harness: Harness) -> None:
@@ -207,7 +223,7 @@ async def test_update_streams_per_game_are_bounded(harness: Harness) -> None:
     await streams[1].aclose()
 
     assert raised.value.code == "stream.too_many"
-    assert reopened == 5
+    assert reopened.version == 5
     with pytest.raises(NotFound):
         await anext(harness.skald.updates("nope"))
 

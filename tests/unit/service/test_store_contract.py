@@ -5,11 +5,18 @@ The same suite runs on a real Redis in tests/integration/test_store_redis.py.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import fakeredis
 import pytest
 
 from service.store.memory import InMemoryEventStore
 from service.store.redis_events import RedisEventStore
+from tests.unit.service.notifications import (
+    Notifications,
+    RecordedNotifications,
+    subscribed,
+)
 from tests.unit.service.runner_contract import RunnerContract
 
 pytestmark = pytest.mark.anyio
@@ -17,11 +24,27 @@ pytestmark = pytest.mark.anyio
 
 class TestInMemoryEventStore(RunnerContract):
     @pytest.fixture
-    def store(self) -> InMemoryEventStore:
-        return InMemoryEventStore()
+    def recorded(self) -> RecordedNotifications:
+        return RecordedNotifications()
+
+    @pytest.fixture
+    def store(self, recorded: RecordedNotifications) -> InMemoryEventStore:
+        return InMemoryEventStore(notify=recorded)
+
+    @pytest.fixture
+    def notifications(self, recorded: RecordedNotifications) -> Notifications:
+        return recorded
 
 
 class TestRedisEventStoreOnFakeRedis(RunnerContract):
     @pytest.fixture
     def store(self, fake_redis: fakeredis.aioredis.FakeRedis) -> RedisEventStore:
         return RedisEventStore(fake_redis, prefix="t:")
+
+    @pytest.fixture
+    async def notifications(
+        self, fake_redis: fakeredis.aioredis.FakeRedis
+    ) -> AsyncIterator[Notifications]:
+        listener = await subscribed(fake_redis, "t:")
+        yield listener
+        await listener.close()

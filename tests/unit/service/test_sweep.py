@@ -9,6 +9,7 @@ import pytest
 
 from service.pipeline.sweep import SweepReport, sweep
 from service.store.keys import runners_key
+from service.store.side import PendingIndex
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness
 
@@ -38,13 +39,14 @@ async def runner_died(harness: Harness, job_id: str, holding_the_game: bool) -> 
     """The runner's worker was killed (after taking the game, if so) and its slot expired."""
     harness.scheduler.scheduled.remove(job_id)
     if holding_the_game:
-        assert await harness.skald.store.take_ready(job_id) is not None
+        assert await harness.skald.store.take_ready(job_id)
     await harness.skald.redis.delete(runners_key(harness.skald.settings.key_prefix))
 
 
 async def run_sweep(harness: Harness) -> SweepReport:
     skald = harness.skald
-    return await sweep(skald.store, skald.pending, harness.scheduler, grace_ms=0)
+    pending = PendingIndex(skald.redis, skald.settings.key_prefix, skald.store.scripts)
+    return await sweep(skald.store, pending, harness.scheduler, grace_ms=0)
 
 
 async def test_a_game_a_dead_runner_took_is_woken_and_moves_on(harness: Harness) -> None:
@@ -78,8 +80,7 @@ async def test_a_game_waiting_for_a_live_runner_is_left_to_it(harness: Harness) 
 
     assert report.runners_started == 0
     assert harness.scheduler.scheduled == [job_id]
-    assert await harness.skald.store.take_ready(job_id) == game_id  # still ready, once
-    assert await harness.skald.store.take_ready(job_id) is None
+    assert await harness.skald.store.take_ready(job_id, 10) == [game_id]  # still ready, once
 
 
 async def test_a_game_whose_lease_is_held_is_left_to_its_worker(harness: Harness) -> None:
