@@ -34,29 +34,37 @@ class E2ELoad:
     commands_per_game: int
     latency_games: int  # tables paced in latency runs
     light_per_s: float
-    point_s: float  # seconds per point of the load curve
+    point_s: float  # seconds measured per point of the load curve
     curve: tuple[float, ...]  # offered load as shares of the sustained maximum
     workers: int = 2
+    warmup_s: float = 1.0  # paced before each point is measured
 
 
 QUICK = E2ELoad(100, 12, 50, 20.0, 3.0, (0.25, 0.5, 0.9))
-FULL = E2ELoad(300, 25, 100, 20.0, 8.0, (0.1, 0.25, 0.5, 0.75, 0.9, 1.0))
+FULL = E2ELoad(300, 25, 100, 20.0, 8.0, (0.1, 0.25, 0.5, 0.75, 0.9, 1.0), warmup_s=2.0)
+
+
+WARMUP_COMMANDS = 2  # per table, sent and applied before a throughput run is timed
 
 
 async def _throughput(url: str, load: E2ELoad, *, echo: bool, seed: int) -> float:
+    """Sustained commands per second: every table's sequence sent as fast as replies come,
+    timed after a first few commands per table (runners started, games loaded)."""
     async with new_client(url, load.games) as http:
         tables = await open_tables(http, load.games)
-        sequences = [recorded_commands(seed + n, load.commands_per_game) for n in range(load.games)]
-        seconds = await flood(http, tables, sequences, echo=echo)
+        count = WARMUP_COMMANDS + load.commands_per_game
+        sequences = [recorded_commands(seed + n, count) for n in range(load.games)]
+        await flood(http, tables, [s[:WARMUP_COMMANDS] for s in sequences], echo=echo)
+        seconds = await flood(http, tables, [s[WARMUP_COMMANDS:] for s in sequences], echo=echo)
     return load.games * load.commands_per_game / seconds
 
 
 async def _paced(url: str, load: E2ELoad, games: int, offered: float, seed: int) -> PacedRun:
     async with new_client(url, 2 * games + 8) as http:
         tables = await open_tables(http, games)
-        per_game = int(offered / games * load.point_s) + 4
+        per_game = int(offered / games * (load.warmup_s + load.point_s)) + 4
         sequences = [recorded_commands(seed + n, per_game) for n in range(games)]
-        return await paced(http, tables, sequences, offered, load.point_s)
+        return await paced(http, tables, sequences, offered, load.point_s, load.warmup_s)
 
 
 def _latency_row(run: PacedRun) -> dict[str, float]:

@@ -45,7 +45,13 @@ class Bench:
 
     def __init__(self, redis: Redis, batch_size: int) -> None:
         prefix = f"bench-{uuid.uuid4().hex[:8]}:"
-        self.settings = Settings(redis_url=REDIS_URL, key_prefix=prefix, rate_per_seat=0)
+        self.settings = Settings(
+            redis_url=REDIS_URL,
+            key_prefix=prefix,
+            rate_per_seat=0,
+            batch_size=batch_size,
+            runner_idle_s=0.0,  # runners are run by hand here, one after another
+        )
         self.redis = redis
         self.scheduler = RecordingScheduler()
         self.skald = Skald(self.settings, redis, self.scheduler)
@@ -58,8 +64,8 @@ class Bench:
             batch_size,
             10_000,
         )
-        self.runner = DrainRunner(
-            self.skald.store, self.drainer, self.scheduler, 60.0, 1 if batch_size == 1 else 0
+        self.runner = DrainRunner.configured(
+            self.settings, self.skald.store, self.drainer, self.scheduler
         )
 
     async def run_jobs(self) -> None:

@@ -208,15 +208,19 @@ async def paced(
     sequences: list[list[bytes]],
     offered_per_s: float,
     duration_s: float,
+    warmup_s: float = 0.0,
 ) -> PacedRun:
-    """Offer `offered_per_s` commands per second spread over the tables for `duration_s`,
-    timing each from submit until the other seat's stream shows its outcome."""
+    """Offer `offered_per_s` commands per second spread over the tables for `warmup_s`, then
+    for `duration_s` timing each command from submit until the other seat's stream shows its
+    outcome. The warm-up is not measured: the figures are those of the steady state, not of
+    runners starting and workers loading the tables' games."""
     streams = [[SeatStream(http, table, seat) for seat in range(2)] for table in tables]
     await asyncio.gather(*(s.opened() for pair in streams for s in pair))
     run = PacedRun(offered_per_s, 0.0)
     interval = len(tables) / offered_per_s  # each table's pace
     started = time.perf_counter()
-    deadline = started + duration_s
+    measured_from = started + warmup_s
+    deadline = measured_from + duration_s
     rng = random.Random(7)
 
     async def play(table: Table, sequence: list[bytes], pair: list[SeatStream]) -> None:
@@ -230,7 +234,8 @@ async def paced(
             sent_at = time.perf_counter()
             await post_command(http, table, body)
             seen = await other.beyond(seen)
-            run.latencies.append(time.perf_counter() - sent_at)
+            if sent_at >= measured_from:
+                run.latencies.append(time.perf_counter() - sent_at)
             next_at += interval
 
     try:
@@ -239,7 +244,7 @@ async def paced(
         )
     finally:
         await asyncio.gather(*(s.close() for pair in streams for s in pair))
-    run.achieved_per_s = len(run.latencies) / (time.perf_counter() - started)
+    run.achieved_per_s = len(run.latencies) / (time.perf_counter() - measured_from)
     return run
 
 
