@@ -25,6 +25,7 @@ from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 
 from service.settings import Settings, load_plugins
+from service.store.redis_events import redis_version_problem
 from workers import jobs
 from workers.runtime import WorkerRuntime
 from workers.sweeper import SweeperThread
@@ -99,6 +100,18 @@ def _wait_for_redis(connection: SyncRedis) -> None:
             delay = min(delay * 2, 2.0)
 
 
+def _redis_problem(url: str) -> str | None:
+    """Why the configured Redis cannot serve Skald; None when it can, or when it does not
+    answer yet (the worker then waits for it like after any outage)."""
+    client = SyncRedis.from_url(url)
+    try:
+        return redis_version_problem(client.info("server"))
+    except redis.exceptions.RedisError:
+        return None
+    finally:
+        client.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of `python -m workers.main`."""
     parser = argparse.ArgumentParser(prog="workers.main", description=__doc__.split("\n")[0])
@@ -112,6 +125,10 @@ def main(argv: list[str] | None = None) -> int:
         print("workers.main: set SKALD_REDIS_URL", file=sys.stderr)
         return 2
     _configure_logging(args.log_level)
+    problem = _redis_problem(settings.redis_url)
+    if problem is not None:
+        print(f"workers.main: {problem}", file=sys.stderr)
+        return 2
     run(
         settings,
         burst=args.burst,

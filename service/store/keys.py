@@ -10,14 +10,17 @@
 <prefix>game:{<id>}:lease     string: fencing token of the worker draining the game
 <prefix>game:{<id>}:fence     counter: the last fencing token handed out
 <prefix>game:{<id>}:rate:<s>  counter: seat s's commands in the current rate window
-<prefix>game:{<id>}:updates   pub/sub channel: new versions
+<prefix>game:{<id>}:updates   pub/sub channel: new versions (with the views, when listened to)
 <prefix>lobby[:<game>]        sorted set: open games by creation time (global index)
 <prefix>pending               sorted set: games with commands submitted recently (sweeper)
 <prefix>ready                 sorted set: games with commands waiting for a runner, by when (µs)
 <prefix>runners               sorted set: drain runner job ids, by when their slot expires
 
 The last three are global indexes like the lobby: the submit script touches a game's keys
-and `ready`/`runners` together, so a Redis Cluster deployment needs them in one slot.
+and `pending`/`ready`/`runners` together, so a Redis Cluster deployment needs them in one
+slot. A round's pipelined scripts each touch one game's keys. The commit script asks
+`PUBSUB NUMSUB` whether to publish views: in a cluster that counts one node's subscribers
+only, so a cluster deployment would move the channel to sharded pub/sub (SSUBSCRIBE).
 """
 
 from __future__ import annotations

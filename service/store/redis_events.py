@@ -97,6 +97,23 @@ def _turn(reply: list[Any]) -> Turn | None:
     )
 
 
+# BZMPOP (idle runners wait on the ready set) came with Redis 7.0.
+MIN_REDIS_VERSION = (7, 0)
+
+
+def redis_version_problem(server_info: dict[str, Any]) -> str | None:
+    """Why this Redis (its `INFO server` reply) cannot serve Skald, or None when it can."""
+    reported = str(server_info.get("redis_version", ""))
+    try:
+        version = tuple(int(part) for part in reported.split(".")[:2])
+    except ValueError:
+        return f"cannot tell the Redis version from {reported!r}"
+    if version < MIN_REDIS_VERSION:
+        wanted = ".".join(map(str, MIN_REDIS_VERSION))
+        return f"Redis {reported} is too old: Skald needs Redis {wanted} or later (BZMPOP)"
+    return None
+
+
 class RedisEventStore:
     """Games on one Redis server (or cluster slot per game), keys under `prefix`."""
 
