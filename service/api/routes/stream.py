@@ -48,7 +48,10 @@ async def view_messages(
     try:
         while True:
             try:
-                update = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+                # asyncio.timeout, not wait_for: no task created per message. A queue read
+                # cut short by the timeout loses nothing (the item stays queued).
+                async with asyncio.timeout(KEEPALIVE_S):
+                    update = await queue.get()
             except TimeoutError:
                 yield ServerSentEventMessage(comment="keep-alive")
                 continue
