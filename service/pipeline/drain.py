@@ -14,7 +14,7 @@ the inbox so it carries whatever piled up while the game waited its turn.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import structlog
@@ -54,6 +54,33 @@ class _Planned:
     was_finished: bool
     started: float
 
+    @property
+    def follow_up(self) -> bool:
+        """Whether work follows the commit that should not wait for the runner's next games:
+        views to rebuild (the rules failed mid-batch), a finished game to take off the lobby."""
+        plan = self.plan
+        finishing = plan.finished and not self.was_finished
+        return bool(plan.decided) and (not plan.state_trusted or finishing)
+
+
+@dataclass(frozen=True)
+class NextTake:
+    """A runner's next take, sent with a round's commit: up to `count` games, waiting up to
+    `wait_s` for one."""
+
+    runner_job_id: str
+    count: int
+    wait_s: float
+
+
+@dataclass
+class Round:
+    """What a drain round did, game by game, and the games it took for the next round."""
+
+    reports: list[DrainReport]
+    taken: list[str] = field(default_factory=list)
+    waited: bool = False  # whether the take waited for games (else none may have been ready)
+
 
 class Drainer:
     """Applies ready games' waiting commands, one batch per game per round."""
@@ -78,14 +105,15 @@ class Drainer:
 
     async def drain(self, game_id: str) -> DrainReport:
         """Apply up to one batch of one game's waiting commands (a round of one game)."""
-        [report] = await self.drain_round([game_id])
+        [report] = (await self.drain_round([game_id])).reports
         return report
 
-    async def drain_round(self, game_ids: list[str]) -> list[DrainReport]:
+    async def drain_round(self, game_ids: list[str], then_take: NextTake | None = None) -> Round:
         """Apply up to one batch of each game's waiting commands; a report per game, in order.
 
         A game another runner holds is skipped ("busy"): its holder puts it back in the ready
-        set when it lets go, if commands still wait.
+        set when it lets go, if commands still wait. With `then_take`, the round's commit also
+        takes (waiting if need be) the runner's next games, in the same round trip.
         """
         cached = {game_id: self.cache.take(game_id) for game_id in game_ids}
         requests = [TurnRequest(game_id, _known_version(cached[game_id])) for game_id in game_ids]
@@ -100,12 +128,25 @@ class Drainer:
                 reports[game_id] = DrainReport(game_id, "busy")
                 continue
             planned[game_id] = await self._plan(game_id, session, turn)
-        outcomes = await self.store.commit_turns(
-            [(game_id, entry.batch) for game_id, entry in planned.items()]
-        )
+        batches = [(game_id, entry.batch) for game_id, entry in planned.items()]
+        taken: list[str] = []
+        waited = False
+        sent = time.perf_counter()
+        if then_take is None:
+            outcomes = await self.store.commit_turns(batches)
+        else:
+            # The outcomes come back once the take returns: a round with work to do after its
+            # commit takes only the games ready now, and the runner waits afterwards.
+            waited = not any(entry.follow_up for entry in planned.values())
+            outcomes, taken = await self.store.commit_turns_then_take(
+                batches,
+                then_take.runner_job_id,
+                then_take.count,
+                then_take.wait_s if waited else 0.0,
+            )
         for (game_id, entry), outcome in zip(planned.items(), outcomes, strict=True):
-            reports[game_id] = await self._finish(game_id, entry, outcome)
-        return [reports[game_id] for game_id in game_ids]
+            reports[game_id] = await self._finish(game_id, entry, outcome, sent)
+        return Round([reports[game_id] for game_id in game_ids], taken, waited)
 
     async def _plan(self, game_id: str, cached: GameSession | None, turn: Turn) -> _Planned:
         """Bring the game's session to the turn's head, decide its commands, project them."""
@@ -136,7 +177,7 @@ class Drainer:
         return _Planned(session, plan, batch, was_finished, time.perf_counter())
 
     async def _finish(
-        self, game_id: str, entry: _Planned, outcome: Committed | Exception
+        self, game_id: str, entry: _Planned, outcome: Committed | Exception, sent: float
     ) -> DrainReport:
         """Keep the advanced session if the batch was committed; report the game's turn."""
         plan, session = entry.plan, entry.session
@@ -164,7 +205,9 @@ class Drainer:
             first_version=plan.expected_version + 1 if plan.events else None,
             last_version=plan.version,
             finished=plan.finished,
-            duration_ms=round((time.perf_counter() - entry.started) * 1000, 3),
+            # From opening the game to sending its commit (whose reply may wait for the
+            # runner's next games).
+            duration_ms=round((sent - entry.started) * 1000, 3),
         )
         return DrainReport(
             game_id, "applied", len(plan.decided), plan.version, put_back=outcome.put_back

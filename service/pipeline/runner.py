@@ -4,7 +4,9 @@ Turn-based tables have one command in flight, so a job per game applied one to t
 commands and paid RQ's whole per-job cost for them (docs/benchmarks.md). A runner pays it
 once for as many games as are ready: each round it takes up to `round_size` games, those
 waiting longest, gives each one batch (`Drainer.drain_round`, which puts a game back if more
-waits), and goes on until its time budget is spent or no game has come for `idle_s`.
+waits), and goes on until its time budget is spent or no game has come for `idle_s`. The
+wait for the next round's games rides in the same pipeline as the round's commit: two round
+trips a round (open, then commit-and-take), not three.
 
 Waiting a little for the next game (blocked on Redis, so a game made ready wakes the runner at
 once) is what keeps a command from paying an RQ job at moderate load: without it a runner ended
@@ -25,7 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from service.pipeline.drain import Drainer
+from service.pipeline.drain import Drainer, NextTake
 from service.pipeline.schedule import DrainScheduler
 from service.settings import Settings
 from service.store.protocol import EventStore
@@ -85,16 +87,23 @@ class DrainRunner:
         report = RunnerReport(job_id)
         deadline = self.clock() + self.budget_s
         out_of_time = False
-        while game_ids := await self.store.take_ready(job_id, self.round_size, self.idle_s):
-            drained = await self.drainer.drain_round(game_ids)
+        next_take = NextTake(job_id, self.round_size, self.idle_s)
+        game_ids = await self.store.take_ready(job_id, self.round_size, self.idle_s)
+        while game_ids:
+            last = report.rounds + 1 == self.max_rounds or self.clock() >= deadline
+            # A round's commit also takes (or waits for) the next round's games, in the same
+            # round trip, unless this round is the runner's last.
+            drained = await self.drainer.drain_round(game_ids, None if last else next_take)
             report.rounds += 1
-            report.turns += len(drained)
-            report.commands += sum(turn.commands for turn in drained)
-            if report.rounds == self.max_rounds:
+            report.turns += len(drained.reports)
+            report.commands += sum(turn.commands for turn in drained.reports)
+            if last:
+                out_of_time = report.rounds != self.max_rounds  # the successor carries on
                 break
-            if self.clock() >= deadline:
-                out_of_time = True  # games are coming: the successor carries on
-                break
+            if drained.taken or drained.waited:
+                game_ids = drained.taken
+            else:
+                game_ids = await self.store.take_ready(job_id, self.round_size, self.idle_s)
         # Checked atomically with submit: a game marked ready meanwhile gets a successor.
         successor = self.scheduler.new_job_id()
         if await self.store.end_runner(job_id, successor, keep=out_of_time):

@@ -253,6 +253,13 @@ class InMemoryEventStore:
             outcomes.append(Committed(head, put_back))
         return outcomes
 
+    async def commit_turns_then_take(
+        self, batches: Sequence[tuple[str, Batch]], runner_job_id: str, count: int, wait_s: float
+    ) -> tuple[list[CommitOutcome], list[str]]:
+        """Commit the round, then take the runner's next games (waiting up to `wait_s`)."""
+        outcomes = await self.commit_turns(batches)
+        return outcomes, await self.take_ready(runner_job_id, count, wait_s)
+
     async def view(self, game_id: str, name: str) -> tuple[int, bytes] | None:
         """(version, bytes) of one stored projection field, or None."""
         game = self._games.get(game_id)

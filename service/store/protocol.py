@@ -162,6 +162,14 @@ class EventStore(Protocol):
         place: nothing of its batch is written and its lease is kept."""
         ...
 
+    async def commit_turns_then_take(
+        self, batches: Sequence[tuple[str, Batch]], runner_job_id: str, count: int, wait_s: float
+    ) -> tuple[list[CommitOutcome], list[str]]:
+        """`commit_turns`, then `take_ready(runner_job_id, count, wait_s)`, in one round trip:
+        a runner's wait for its next games costs no call of its own. The commits are written
+        before the wait; their outcomes come back with the games taken."""
+        ...
+
     async def view(self, game_id: str, name: str) -> tuple[int, bytes] | None:
         """(version, bytes) of one stored projection field (see service.projections)."""
         ...

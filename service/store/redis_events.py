@@ -6,7 +6,7 @@ The client must be created with `decode_responses=False`: events and chain value
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from redis.asyncio import Redis
@@ -75,6 +75,11 @@ def _received(entry_id: bytes, fields: dict[bytes, bytes]) -> ReceivedCommand:
         body=fields[b"b"],
         inbox_id=entry_id.decode(),
     )
+
+
+def _popped(reply: Any) -> list[str]:
+    """The game ids of a BZMPOP reply (None when it timed out)."""
+    return [] if reply is None else [_text(member) for member, _ in reply[1]]
 
 
 def _turn(reply: list[Any]) -> Turn | None:
@@ -286,6 +291,26 @@ class RedisEventStore:
         """Commit, release and notify each game of a round, all in one round trip."""
         calls = [self._commit_call(game_id, batch, finish=True) for game_id, batch in batches]
         replies = await self.scripts.run_all(calls)
+        return self._round_committed(batches, replies)
+
+    async def commit_turns_then_take(
+        self, batches: Sequence[tuple[str, Batch]], runner_job_id: str, count: int, wait_s: float
+    ) -> tuple[list[CommitOutcome], list[str]]:
+        """Commit the round, then take the runner's next games (BZMPOP when waiting), all in
+        one pipeline: Redis runs the commits at once, and their replies come with the games."""
+        calls = [self._commit_call(game_id, batch, finish=True) for game_id, batch in batches]
+        if wait_s <= 0:
+            calls.append(self._take_call(runner_job_id, count))
+            *replies, taken = await self.scripts.run_all(calls)
+            return self._round_committed(batches, replies), [_text(g) for g in taken]
+        if self._renewal_due(runner_job_id):
+            calls.append(self._take_call(runner_job_id, 0))
+        *replies, popped = await self.scripts.run_all(calls, self._blocking_take(count, wait_s))
+        return self._round_committed(batches, replies[: len(batches)]), _popped(popped)
+
+    def _round_committed(
+        self, batches: Sequence[tuple[str, Batch]], replies: Sequence[Any]
+    ) -> list[CommitOutcome]:
         return [
             self._committed(game_id, batch, reply)
             for (game_id, batch), reply in zip(batches, replies, strict=True)
@@ -384,26 +409,30 @@ class RedisEventStore:
         """Up to `count` games waiting longest, taken off the ready set, waiting up to
         `wait_s` for one when none is ready; renews the runner's slot."""
         if wait_s <= 0:
-            return await self._take_ready(runner_job_id, count)
-        # Blocks on the server (BZMPOP, Redis 7): a game marked ready wakes the runner at once,
-        # and under load it returns at once with up to `count` games. One round trip a round.
-        popped: Any = await self.redis.bzmpop(wait_s, 1, [self.ready_key], min=True, count=count)
-        taken = [] if popped is None else [_text(member) for member, _ in popped[1]]
-        # The slot is renewed often enough to stay alive (every third of its TTL), not on
-        # every round: a round trip saved per round at light load.
-        renewed = self._renewed.get(runner_job_id)
-        if renewed is None or time.monotonic() - renewed > self.runners.slot_ttl_ms / 3000:
-            await self._take_ready(runner_job_id, 0)
-        return taken
+            [taken] = await self.scripts.run_all([self._take_call(runner_job_id, count)])
+            return [_text(game_id) for game_id in taken]
+        renew = [self._take_call(runner_job_id, 0)] if self._renewal_due(runner_job_id) else []
+        *_, popped = await self.scripts.run_all(renew, self._blocking_take(count, wait_s))
+        return _popped(popped)
 
-    async def _take_ready(self, runner_job_id: str, count: int) -> list[str]:
-        """Renew the runner's slot and take up to `count` games (none: only renew)."""
+    def _take_call(self, runner_job_id: str, count: int) -> ScriptCall:
+        """runner_take: renew the runner's slot and take up to `count` games (0: only renew)."""
         self._renewed[runner_job_id] = time.monotonic()
-        game_ids: list[bytes] = await self.scripts.runner_take(
-            keys=[self.ready_key, self.runners_key],
-            args=[runner_job_id, self.runners.slot_ttl_ms, count],
-        )
-        return [_text(game_id) for game_id in game_ids]
+        keys = [self.ready_key, self.runners_key]
+        return self.scripts.runner_take, keys, [runner_job_id, self.runners.slot_ttl_ms, count]
+
+    def _renewal_due(self, runner_job_id: str) -> bool:
+        # A waiting runner renews its slot often enough to keep it (every third of its TTL),
+        # not on every round: a round trip saved per round at light load.
+        renewed = self._renewed.get(runner_job_id)
+        return renewed is None or time.monotonic() - renewed > self.runners.slot_ttl_ms / 3000
+
+    def _blocking_take(self, count: int, wait_s: float) -> Callable[[Any], object]:
+        """Queues BZMPOP (Redis 7): blocks on the server until a game is ready, so a game
+        marked ready wakes the runner at once, and under load returns at once with up to
+        `count` games."""
+        ready_key = self.ready_key
+        return lambda pipe: pipe.bzmpop(wait_s, 1, [ready_key], min=True, count=count)
 
     async def end_runner(self, runner_job_id: str, next_job_id: str, keep: bool = False) -> bool:
         """Give up the runner's slot, or hand it to `next_job_id` (True) if games are ready

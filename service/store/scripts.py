@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -44,16 +44,19 @@ class Scripts:
         script: Any = redis.register_script(script_source(name))
         return script  # type: ignore[no-any-return]
 
-    async def run_all(self, calls: Sequence[ScriptCall]) -> list[Any]:
+    async def run_all(
+        self, calls: Sequence[ScriptCall], then: Callable[[Any], object] | None = None
+    ) -> list[Any]:
         """Run script calls in one round trip and return their replies in order.
 
         A pipeline, not a transaction: each script is atomic by itself and the calls are
         independent (a drain round's games). A call refused because Redis lost its scripts
         (a restart) did not run; it is run again once the script is loaded. Any other error
-        reply is raised.
+        reply is raised. `then(pipeline)` may queue plain commands after the scripts (a
+        runner's blocking take); their replies follow the scripts', and they are not re-run.
         """
-        replies = await self._pipelined(calls)
-        lost = [n for n, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+        replies = await self._pipelined(calls, then)
+        lost = [n for n, reply in enumerate(replies[: len(calls)]) if _lost_script(reply)]
         if lost:
             for script in {id(calls[n][0]): calls[n][0] for n in lost}.values():
                 await self.redis.script_load(script.script)
@@ -64,9 +67,17 @@ class Scripts:
                 raise reply
         return replies
 
-    async def _pipelined(self, calls: Sequence[ScriptCall]) -> list[Any]:
+    async def _pipelined(
+        self, calls: Sequence[ScriptCall], then: Callable[[Any], object] | None = None
+    ) -> list[Any]:
         async with self.redis.pipeline(transaction=False) as pipe:
             for script, keys, args in calls:
                 pipe.evalsha(script.sha, len(keys), *keys, *args)
+            if then is not None:
+                then(pipe)
             replies: list[Any] = await pipe.execute(raise_on_error=False)
         return replies
+
+
+def _lost_script(reply: Any) -> bool:
+    return isinstance(reply, NoScriptError)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 
 from service.store.protocol import EventStore
-from service.store.records import RunnerLimits
+from service.store.records import Committed, RunnerLimits, TurnRequest
 from tests.unit.service.store_contract import (
     GAME,
     LEASE_MS,
@@ -98,6 +98,68 @@ class RunnerContract(EventStoreContract):
         started = [(await submit(store, command(f"c{n}"))).start_runner for n in range(6)]
 
         assert started == [True] * MAX_RUNNERS + [False] * (6 - MAX_RUNNERS)
+
+    async def test_a_commit_that_takes_hands_over_each_ready_game_once(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+        await submit(store, command("c1"))
+        await submit(store, command("c2"))
+        await create_game(store, "g2")
+        await store.submit("g2", command("c1"), "job-g2", 0, 1000)
+        assert await store.take_ready("runner-1", 1) == [GAME]
+        [turn] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 1)
+        assert turn is not None
+
+        outcomes, taken = await store.commit_turns_then_take(
+            [(GAME, await self._batch(store, turn.lease))], "runner-1", 4, 0.0
+        )
+
+        [committed] = outcomes
+        assert isinstance(committed, Committed) and committed.put_back  # c2 still waits
+        assert await store.command(GAME, "c1") is not None
+        assert "g2" in taken
+        # The game the commit put back is taken with them, or (when Redis had to reload the
+        # commit script first) by the next take: either way once.
+        assert sorted(taken + await take_all(store)) == [GAME, "g2"]
+
+    async def test_a_commit_that_waits_is_written_first_and_wakes_for_the_next_game(
+        self, store: EventStore
+    ) -> None:
+        await create_game(store)
+        await submit(store, command("c1"))
+        assert await store.take_ready("runner-1", 1) == [GAME]
+        [turn] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 10)
+        assert turn is not None
+        batch = await self._batch(store, turn.lease)
+        waiting = asyncio.create_task(
+            store.commit_turns_then_take([(GAME, batch)], "runner-1", 4, 5.0)
+        )
+        await asyncio.sleep(0.05)  # the runner is waiting on the store by now
+
+        # While it waits, its commit is already there, and a new command wakes it
+        assert await store.command(GAME, "c1") == batch.decided[0].record
+        assert not waiting.done()
+        await submit(store, command("c2"))
+
+        async with asyncio.timeout(5):
+            outcomes, taken = await waiting
+        assert isinstance(outcomes[0], Committed) and not outcomes[0].put_back
+        assert taken == [GAME]
+
+    async def test_a_commit_that_waits_for_nothing_takes_nothing(self, store: EventStore) -> None:
+        await create_game(store)
+        await submit(store, command("c1"))
+        assert await store.take_ready("runner-1", 1) == [GAME]
+        [turn] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 10)
+        assert turn is not None
+
+        outcomes, taken = await store.commit_turns_then_take(
+            [(GAME, await self._batch(store, turn.lease))], "runner-1", 4, 0.05
+        )
+
+        assert isinstance(outcomes[0], Committed)
+        assert taken == []
 
     async def test_a_runner_ending_with_nothing_ready_frees_its_slot(
         self, store: EventStore

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import msgspec
 import pytest
 
 from domain.bots import RandomBot
 from domain.chance import Chance
 from domain.engine import fold
-from service.pipeline.drain import Drainer
+from service.pipeline.drain import Drainer, NextTake
 from service.pipeline.session import SessionCache, load_session
 from service.store.memory import InMemoryEventStore
 from service.store.records import NO_INBOX_ID, Batch, Head
@@ -137,3 +139,45 @@ async def test_a_cached_session_folds_forward_what_another_worker_applied(
         assert cached is not None
         if cached.version == rebuilt.version:  # the worker that applied the last batch
             assert cached.state == live
+
+
+async def test_a_round_that_finishes_a_game_does_not_wait_for_the_next_games(
+    race: RaceGame,
+) -> None:
+    # Given a game whose waiting commands finish it (the lobby must hear of it at once)
+    store = InMemoryEventStore()
+    await stored_race(store, GAME_ID, target=5)
+    seat = race_state(target=5).turn
+    for n, mover in enumerate([seat, 1 - seat, seat]):
+        await queue(store, GAME_ID, f"c{n}", mover, {"type": "Move", "steps": 3})
+    await ready_games(store)
+    # When its round is drained with a take that could wait a minute for the next games
+    async with asyncio.timeout(5):
+        drained = await drainer(store).drain_round([GAME_ID], NextTake("runner", 4, 60.0))
+    # Then the round ends at once: finished, nothing taken, and no wait made
+    assert drained.reports[0].status == "applied"
+    head = await store.head(GAME_ID)
+    assert head is not None and head.finished
+    assert (drained.taken, drained.waited) == ([], False)
+
+
+async def test_a_round_waits_for_the_next_game_with_its_commit(race: RaceGame) -> None:
+    # Given a drained game and another one that gets a command only while the round waits
+    store = InMemoryEventStore()
+    await stored_race(store, GAME_ID)
+    await stored_race(store, "race2")
+    await queue(store, GAME_ID, "c1", race_state().turn, {"type": "Move", "steps": 1})
+    await ready_games(store)
+
+    async def later_command() -> None:
+        await asyncio.sleep(0.05)
+        await queue(store, "race2", "c1", race_state().turn, {"type": "Move", "steps": 1})
+
+    # When the round is drained with a take that waits
+    async with asyncio.timeout(5):
+        drained, _ = await asyncio.gather(
+            drainer(store).drain_round([GAME_ID], NextTake("runner", 4, 60.0)), later_command()
+        )
+    # Then the round's game is applied and the next game comes back with it
+    assert drained.reports[0].status == "applied"
+    assert (drained.taken, drained.waited) == (["race2"], True)
