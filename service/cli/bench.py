@@ -123,5 +123,9 @@ def _print_table(figures: dict[str, Any]) -> None:
             f"latency at {label} ({row['offered_per_s']}/s offered, {row['achieved_per_s']}/s "
             f"done): p50 {row['p50_ms']} ms, p95 {row['p95_ms']} ms, p99 {row['p99_ms']} ms"
         )
+    windows = figures.get("latency_half_max_windows", [])
+    if len(windows) > 1:
+        p99s = ", ".join(f"{row['p99_ms']} ms" for row in windows)
+        console.print(f"p99 at half max in each window: {p99s} (the median window counts)")
     if "chart" in figures:
         console.print(f"chart: {figures['chart']}")

@@ -3,12 +3,15 @@
     .venv/bin/python -m tests.bench.bench_e2e [--quick]
 
 In one run, against `skald serve` (1 uvicorn API process + N worker processes) on the real
-Redis, with one asyncio httpx client in this process:
+Redis, with one asyncio aiohttp client in this process:
 - `echo_per_s`: the client posting the same payloads to the bench-only echo endpoint;
 - `e2e_per_s`: the same payloads as commands, until every one is applied and projected;
 - `naive_per_s`: the same again with drain batches of one command (one RQ job per command);
 - latency from submit until the other seat's SSE stream shows the outcome, at light load
-  and at fractions of the sustained maximum (the load curve of the chart).
+  and at fractions of the sustained maximum (the load curve of the chart). At half the
+  maximum it is measured in `half_max_windows` separate windows and the window with the
+  median p99 is the figure (every window is reported): one stall of the shared machine,
+  a second in which another tenant has the cores, then does not decide it alone.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ class E2ELoad:
     curve: tuple[float, ...]  # offered load as shares of the sustained maximum
     workers: int = 2
     warmup_s: float = 1.0  # paced before each point is measured
+    half_max_windows: int = 3  # latency windows at half the maximum; the median p99 counts
 
 
 QUICK = E2ELoad(100, 12, 50, 20.0, 3.0, (0.25, 0.5, 0.9))
@@ -86,7 +90,10 @@ async def e2e_figures(redis_url: str, load: E2ELoad) -> dict[str, Any]:
         figures["e2e_per_s"] = await _throughput(live.url, load, echo=False, seed=2_000_000)
         maximum = figures["e2e_per_s"]
         light = await _paced(live.url, load, 10, load.light_per_s, 3_000_000)
-        half = await _paced(live.url, load, load.latency_games, maximum / 2, 4_000_000)
+        halves = [
+            _latency_row(await _paced(live.url, load, load.latency_games, maximum / 2, seed))
+            for seed in range(4_000_000, 4_000_000 + 100_000 * load.half_max_windows, 100_000)
+        ]
         curve = [
             _latency_row(await _paced(live.url, load, load.latency_games, share * maximum, seed))
             for share, seed in zip(load.curve, range(5_000_000, 10**9, 100_000), strict=False)
@@ -96,7 +103,8 @@ async def e2e_figures(redis_url: str, load: E2ELoad) -> dict[str, Any]:
     figures["e2e_vs_echo"] = figures["e2e_per_s"] / figures["echo_per_s"]
     figures["e2e_vs_naive"] = figures["e2e_per_s"] / figures["naive_per_s"]
     figures["latency_light"] = _latency_row(light)
-    figures["latency_half_max"] = _latency_row(half)
+    figures["latency_half_max"] = sorted(halves, key=lambda row: row["p99_ms"])[len(halves) // 2]
+    figures["latency_half_max_windows"] = halves
     figures["p50_light_ms"] = figures["latency_light"]["p50_ms"]
     figures["p99_half_max_ms"] = figures["latency_half_max"]["p99_ms"]
     figures["load_curve"] = curve

@@ -37,7 +37,7 @@ QUICK_SUITE = SuiteLoad(QUICK, engine_games=5, storage_games=2, rebuild_games=10
 FULL_SUITE = SuiteLoad(FULL, engine_games=20, storage_games=5, rebuild_games=10_000)
 # A load small enough for a smoke test of the command (figures meaningless, keys all there).
 TINY_SUITE = SuiteLoad(
-    E2ELoad(4, 3, 2, 5.0, 0.5, (0.5,), workers=1, warmup_s=0.2),
+    E2ELoad(4, 3, 2, 5.0, 0.5, (0.5,), workers=1, warmup_s=0.2, half_max_windows=1),
     engine_games=1,
     storage_games=1,
     rebuild_games=3,

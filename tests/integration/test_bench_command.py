@@ -24,6 +24,7 @@ FIGURES = {
     "naive_per_s",
     "latency_light",
     "latency_half_max",
+    "latency_half_max_windows",
     "load_curve",
     "legal_commands_late_ms",
     "random_games_per_s",
@@ -55,4 +56,5 @@ def test_bench_prints_every_figure_as_one_json_object(tmp_path: Path) -> None:
     assert figures.keys() >= FIGURES
     assert set(figures["targets"]) == set(TARGETS)
     assert all(figures[key] > 0 for key in ("e2e_per_s", "echo_per_s", "naive_per_s"))
+    assert figures["latency_half_max"] in figures["latency_half_max_windows"]
     assert chart.read_bytes().startswith(b"\x89PNG")
