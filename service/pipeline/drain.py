@@ -158,11 +158,7 @@ class Drainer:
         # Projections ride in the same atomic step, unless the rules crashed half-way and
         # the session's state can no longer be trusted (then they are rebuilt afterwards).
         project = bool(plan.events) and session.rules_supported and plan.state_trusted
-        views = (
-            encode_views(session.codec, game_id, session.version, session.state, session.meta.seats)
-            if project
-            else {}
-        )
+        views = _views(session) if project else {}
         batch = Batch(
             lease=turn.lease,
             expected_version=plan.expected_version,
@@ -218,13 +214,17 @@ class Drainer:
         batch stored newer ones meanwhile), then tell its listeners."""
         session = await load_session(self.store, game_id)
         if session.rules_supported and self.views is not None:
-            views = encode_views(
-                session.codec, game_id, session.version, session.state, session.meta.seats
-            )
-            await self.views.write(game_id, session.version, views)
+            await self.views.write(game_id, session.version, _views(session))
         self.cache.put(session)
         if self.publisher is not None:
             await self.publisher.publish(game_id, session.version)
+
+
+def _views(session: GameSession) -> dict[str, bytes]:
+    """Every viewer's pre-encoded view of the session's state."""
+    return encode_views(
+        session.codec, session.game_id, session.version, session.state, session.meta.seats
+    )
 
 
 def _known_version(cached: GameSession | None) -> int:
@@ -245,11 +245,9 @@ def _session_at_turn(game_id: str, cached: GameSession | None, turn: Turn) -> Ga
         session = GameSession.start(game_id, turn.meta, codec, turn.seed, head)
     else:
         return None
-    if session.version < head.version and session.rules_supported:
-        # Under other rules the events may not even decode: such a game is never folded here.
+    if session.behind(head):
         session.fold(turn.events)
         if session.version != head.version:
             return None  # events missing from the store's reply: never guess a state
-    session.version, session.head_hash = head.version, head.hash
-    session.cursor, session.finished = head.cursor, head.finished
+    session.move_to(head)
     return session

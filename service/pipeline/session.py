@@ -52,6 +52,17 @@ class GameSession:
         """Whether this code implements the rules the game was created under."""
         return self.meta.rules_version == self.game.rules_version
 
+    def behind(self, head: Head) -> bool:
+        """Whether events up to `head` are to be folded in: the state is older, and the game
+        runs under these rules (under others the events may not even decode)."""
+        return self.version < head.version and self.rules_supported
+
+    def move_to(self, head: Head) -> None:
+        """Take the head's version, chain value, inbox cursor and status (once folded up to
+        it, or when the state cannot be folded at all)."""
+        self.version, self.head_hash = head.version, head.hash
+        self.cursor, self.finished = head.cursor, head.finished
+
     def fold(self, events: list[StoredEvent]) -> None:
         """Apply stored events that follow the session's version."""
         evolve = self.game.evolve
@@ -84,13 +95,9 @@ async def load_session(
         if seed is None:
             raise GameMissing(game_id)
         session = GameSession.start(game_id, meta, codec_for(meta.game), seed, head)
-    if session.version < head.version and session.rules_supported:
-        # Under other rules the events may not even decode: such a game is never folded here.
+    if session.behind(head):
         session.fold(await store.read(game_id, after=session.version))
-    session.version = head.version
-    session.head_hash = head.hash
-    session.cursor = head.cursor
-    session.finished = head.finished
+    session.move_to(head)
     return session
 
 

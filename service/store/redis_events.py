@@ -6,7 +6,7 @@ The client must be created with `decode_responses=False`: events and chain value
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from redis.asyncio import Redis
@@ -303,9 +303,14 @@ class RedisEventStore:
             calls.append(self._take_call(runner_job_id, count))
             *replies, taken = await self.scripts.run_all(calls)
             return self._round_committed(batches, replies), [_text(g) for g in taken]
+        # Blocks on the server (BZMPOP, Redis 7): a game marked ready wakes the runner at once,
+        # and under load it returns at once with up to `count` games.
         if self._renewal_due(runner_job_id):
             calls.append(self._take_call(runner_job_id, 0))
-        *replies, popped = await self.scripts.run_all(calls, self._blocking_take(count, wait_s))
+        ready_key = self.ready_key
+        *replies, popped = await self.scripts.run_all(
+            calls, lambda pipe: pipe.bzmpop(wait_s, 1, [ready_key], min=True, count=count)
+        )
         return self._round_committed(batches, replies[: len(batches)]), _popped(popped)
 
     def _round_committed(
@@ -408,12 +413,8 @@ class RedisEventStore:
     ) -> list[str]:
         """Up to `count` games waiting longest, taken off the ready set, waiting up to
         `wait_s` for one when none is ready; renews the runner's slot."""
-        if wait_s <= 0:
-            [taken] = await self.scripts.run_all([self._take_call(runner_job_id, count)])
-            return [_text(game_id) for game_id in taken]
-        renew = [self._take_call(runner_job_id, 0)] if self._renewal_due(runner_job_id) else []
-        *_, popped = await self.scripts.run_all(renew, self._blocking_take(count, wait_s))
-        return _popped(popped)
+        _, taken = await self.commit_turns_then_take([], runner_job_id, count, wait_s)
+        return taken
 
     def _take_call(self, runner_job_id: str, count: int) -> ScriptCall:
         """runner_take: renew the runner's slot and take up to `count` games (0: only renew)."""
@@ -426,13 +427,6 @@ class RedisEventStore:
         # not on every round: a round trip saved per round at light load.
         renewed = self._renewed.get(runner_job_id)
         return renewed is None or time.monotonic() - renewed > self.runners.slot_ttl_ms / 3000
-
-    def _blocking_take(self, count: int, wait_s: float) -> Callable[[Any], object]:
-        """Queues BZMPOP (Redis 7): blocks on the server until a game is ready, so a game
-        marked ready wakes the runner at once, and under load returns at once with up to
-        `count` games."""
-        ready_key = self.ready_key
-        return lambda pipe: pipe.bzmpop(wait_s, 1, [ready_key], min=True, count=count)
 
     async def end_runner(self, runner_job_id: str, next_job_id: str, keep: bool = False) -> bool:
         """Give up the runner's slot, or hand it to `next_job_id` (True) if games are ready
