@@ -57,7 +57,6 @@ def create_litestar(settings: Settings, connect: Connect = Skald.connect) -> Lit
         dependencies={
             "skald": Provide(facade.get),
             "facade": constant(facade),
-            "metrics": constant(metrics),
         },
         exception_handlers=exception_handlers(settings.max_body_bytes),
         request_class=NegotiatingRequest,

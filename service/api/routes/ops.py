@@ -13,7 +13,7 @@ from contracts.api import Health
 from service.errors import ServiceError
 
 from ..facade import FacadeHolder
-from ..metrics import ApiMetrics
+from ..metrics import api_metrics
 from ..negotiation import JSON
 from ..openapi import openapi_json
 from ..problems import UNAVAILABLE_RETRY_S, retry_after
@@ -59,9 +59,9 @@ async def readiness(facade: NamedDependency[FacadeHolder]) -> Response[Health]:
     tags=TAGS,
     media_type="text/plain; version=0.0.4; charset=utf-8",
 )
-async def metrics_exposition(metrics: NamedDependency[ApiMetrics]) -> bytes:
+async def metrics_exposition(request: Request[Any, Any, Any]) -> bytes:
     """The API's metrics in Prometheus' text format."""
-    return metrics.exposition()
+    return api_metrics(request).exposition()
 
 
 @get(
