@@ -8,12 +8,18 @@ A game is pure rules. The service drives it only through this protocol, so nothi
     evolve(state, event)               -> state; applies, never validates
     legal_commands(state, seat)        -> every legal command for the seat
     to_act(state)                      -> the seats that may act now (empty when the game is over)
+                                          (several at once where the rules let several act)
     view(state, seat | None)           -> what the seat may see (None: a spectator)
     visible_event(event, seat | None)  -> the event as the seat may see it, or None (in play)
     outcome(state)                     -> final scores, or None while the game goes on
     render_text(state)                 -> a readable terminal drawing of the table
     candidate_commands(state, seat)    -> a superset of the legal commands (for refusal tests)
     scramble_hidden(state, seat, chance)-> a copy whose hidden information (to seat) differs
+
+Callers decide through `decide(game, state, command, seat, chance)` below, which applies the
+turn rules every game shares (`check_may_act`: one set of refusal codes, `game.finished` and
+`turn.not_yours`, for every game) before the game's own `decide`; so a game's `decide` checks
+only its own rules and may assume the seat is one of `to_act(state)`.
 
 The last two make the conformance suite game-agnostic: commands in `candidate_commands` but
 not in `legal_commands` must be refused, and a seat's view must not change when only what is
@@ -36,6 +42,7 @@ from typing import Any, Protocol, runtime_checkable
 from contracts.base import Command, Event, GameConfig, View
 from contracts.outcome import Outcome
 from domain.chance import Chance
+from domain.errors import IllegalCommand
 
 
 @runtime_checkable
@@ -102,6 +109,31 @@ class Game(Protocol):
     def scramble_hidden(self, state: Any, seat: int | None, chance: Chance) -> Any:
         """A copy of `state` in which only what `seat` may not see has been changed."""
         ...
+
+
+def check_may_act(game: Game, state: Any, seat: int) -> None:
+    """The turn rules every game shares: refuse a command once the game is over
+    (`game.finished`), or from a seat the game is not waiting for (`turn.not_yours`).
+
+    A game's own `decide` may assume both hold: every caller goes through `decide` below.
+    """
+    to_act = game.to_act(state)
+    if not to_act:
+        raise IllegalCommand("game.finished", "The game is over.")
+    if seat not in to_act:
+        waiting = " and ".join(str(waiting_seat) for waiting_seat in to_act)
+        raise IllegalCommand(
+            "turn.not_yours",
+            f"It is seat {waiting}'s turn, not seat {seat}'s.",
+            seat=seat,
+            to_act=list(to_act),
+        )
+
+
+def decide(game: Game, state: Any, command: Command, seat: int, chance: Chance) -> list[Event]:
+    """The events `seat`'s command produces: the shared turn rules, then the game's rules."""
+    check_may_act(game, state, seat)
+    return game.decide(state, command, seat, chance)
 
 
 def fold(game: Game, events: Iterable[Event], state: Any = None) -> Any:
