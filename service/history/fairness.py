@@ -18,7 +18,7 @@ from contracts.base import Event
 from contracts.history import DrawMismatch, FairnessReport
 from contracts.stream import SeedRevealed
 from domain.chance import Chance, commitment
-from domain.engine import fold
+from domain.engine import decide, fold
 from domain.errors import IllegalCommand
 from service.errors import InvalidInput
 from service.history.disclosure import plain
@@ -117,7 +117,7 @@ def _rederive(
     assert step.first_version is not None
     try:
         command = history.codec.decode_command(step.received.body)
-        expected = history.game.decide(state, command, step.seat, chance)
+        expected = decide(history.game, state, command, step.seat, chance)
     except IllegalCommand as exc:
         return DrawMismatch(
             step.first_version,

@@ -13,6 +13,7 @@ import msgspec
 import structlog
 
 from contracts.stream import SeedRevealed
+from domain import engine
 from domain.errors import IllegalCommand
 from service.pipeline.chain import link
 from service.pipeline.session import GameSession
@@ -84,7 +85,7 @@ def _decide_one(session: GameSession, plan: BatchPlan, received: ReceivedCommand
             {"game_rules": session.meta.rules_version, "service_rules": game.rules_version},
         )
     if session.finished:
-        return _refusal(received, "game.over", "the game is over")
+        return _refusal(received, "game.finished", "The game is over.")
     if not 0 <= received.seat < session.meta.seats:
         return _refusal(received, "seat.out_of_range", f"no seat {received.seat} in this game")
     try:
@@ -92,7 +93,7 @@ def _decide_one(session: GameSession, plan: BatchPlan, received: ReceivedCommand
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         return _refusal(received, "command.bad_payload", f"bad command: {exc}")
     try:
-        events = game.decide(session.state, command, received.seat, session.chance)
+        events = engine.decide(game, session.state, command, received.seat, session.chance)
     except IllegalCommand as exc:
         return _refusal(received, exc.code, exc.message, _details(exc.details))
     except Exception:

@@ -25,7 +25,7 @@ import pytest
 from contracts.base import Command, Event
 from domain.bots import RandomBot
 from domain.chance import Chance, draw_below
-from domain.engine import Game, fold
+from domain.engine import Game, decide, fold
 from domain.errors import IllegalCommand
 from domain.games import game_names, get_game
 
@@ -78,11 +78,12 @@ def play(game: Game, config: Any, seed: int) -> PlayedGame:
             command = omitted[draw_below(probe, probe_index, len(omitted))]
             probe_index += 1
             with pytest.raises(IllegalCommand):
-                game.decide(played.state, command, seat, chance)
+                decide(game, played.state, command, seat, chance)
         waiting = [s for s in range(config.players) if s not in seats]
         if waiting:
-            with pytest.raises(IllegalCommand):
-                game.decide(played.state, legal[0], waiting[0], chance)
+            with pytest.raises(IllegalCommand) as out_of_turn:
+                decide(game, played.state, legal[0], waiting[0], chance)
+            assert out_of_turn.value.code == "turn.not_yours"
 
         for viewer in [None, *range(config.players)]:
             scrambled = game.scramble_hidden(played.state, viewer, Chance(probe + bytes([1])))
@@ -91,7 +92,7 @@ def play(game: Game, config: Any, seed: int) -> PlayedGame:
 
         command = bots[seat].choose(game, played.state, seat)
         assert command is not None
-        new_events = game.decide(played.state, command, seat, chance)
+        new_events = decide(game, played.state, command, seat, chance)
         assert played.state == before, "decide must not change the state"
         assert new_events, f"an accepted command produces events: {command}"
         played.commands.append((seat, command))
@@ -122,7 +123,7 @@ def test_random_game_obeys_the_protocol(game: Game, config: Any, seed: int) -> N
     events = game.setup(config, chance)
     state = fold(game, events)
     for seat, command in played.commands:
-        produced = game.decide(state, command, seat, chance)
+        produced = decide(game, state, command, seat, chance)
         events.extend(produced)
         state = fold(game, produced, state)
     assert events == played.events

@@ -15,7 +15,7 @@ import msgspec
 from contracts.base import Event, GameConfig
 from domain.bots import RandomBot
 from domain.chance import Chance, draw_below
-from domain.engine import Game, fold
+from domain.engine import Game, decide, fold
 from service.app import Skald
 
 
@@ -31,7 +31,7 @@ def play_in_process(
         seat = min(game.to_act(state))
         command = bots[seat].choose(game, state, seat)
         assert command is not None, f"seat {seat} must act but has no legal command"
-        produced = game.decide(state, command, seat, chance)
+        produced = decide(game, state, command, seat, chance)
         state = fold(game, produced, state)
         events += produced
     return events, state

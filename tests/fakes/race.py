@@ -142,13 +142,8 @@ class RaceGame:
         return events
 
     def decide(self, state: RaceState, command: Command, seat: int, chance: Chance) -> list[Event]:
-        """Validate and produce events."""
-        if state.winner is not None:
-            raise IllegalCommand("race.game_over", "the race is over")
-        if seat != state.turn:
-            raise IllegalCommand(
-                "race.not_your_turn", f"it is seat {state.turn}'s turn", to_act=state.turn
-            )
+        """Validate and produce events (whose turn it is, and whether the race is over, is
+        checked for every game by `domain.engine.decide`)."""
         match command:
             case Move(steps=steps):
                 if not 1 <= steps <= MAX_STEPS:

@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from domain.chance import Chance
-from domain.engine import fold
+from domain.engine import decide, fold
 from domain.errors import IllegalCommand
 from domain.games import get_game
 from service.app import Skald
@@ -127,7 +127,7 @@ async def test_two_clients_at_once_apply_one_at_a_time_in_inbox_order(
     for received in await skald.store.inbox(game_id, NO_INBOX_ID, 1000):
         command = codec.decode_command(received.body)
         try:
-            events = game.decide(state, command, received.seat, chance)
+            events = decide(game, state, command, received.seat, chance)
         except IllegalCommand as exc:
             expected.append((received.command_id, "refused", exc.code))
             continue
@@ -186,7 +186,7 @@ async def test_bad_commands_change_nothing_in_the_stream(skald: Skald, workers: 
     await skald.submit(game_id, 1 - to_act, "late", {"type": "Boost"}, "r")
     refused = await skald.wait_outcome(game_id, "late", WAIT_S)
 
-    assert (refused.status, refused.code) == ("refused", "race.not_your_turn")
+    assert (refused.status, refused.code) == ("refused", "turn.not_yours")
     assert await stream_size(skald, game_id) == before
     assert [c.command_id for c in await skald.store.inbox(game_id, NO_INBOX_ID, 10)] == ["late"]
 

@@ -87,16 +87,14 @@ class FjordsGame:
     def decide(
         self, state: FjordsState, command: Command, seat: int, chance: Chance
     ) -> list[Event]:
-        """The events of a legal command; IllegalCommand with a `fjords.` code otherwise."""
-        if state.phase == "ended":
-            raise IllegalCommand("fjords.game.over", "The game is over.")
-        if not 0 <= seat < state.players:
-            raise IllegalCommand("fjords.seat.unknown", f"There is no seat {seat}.", seat=seat)
+        """The events of a legal command; IllegalCommand with a `fjords.` code otherwise.
+
+        The seat is the one to act: `domain.engine.decide` has checked the turn rules."""
         tiles = self.tiles
         # Each case checks everything first, then emits into a working copy of the state.
         match command:
             case PlaceTile():
-                _check_turn(state, seat, "exploration")
+                _check_phase(state, "exploration")
                 longhouse = exploration.check_place_tile(state, command, seat, tiles)
                 record = Recorder(state.copy(), tiles)
                 if state.variant == "classic":
@@ -105,23 +103,23 @@ class FjordsGame:
                     exploration.place_tile(record, command, seat, longhouse, chance, tiles)
             case DrawTile():
                 classic.check_classic(state)
-                _check_turn(state, seat, "exploration")
+                _check_phase(state, "exploration")
                 classic.check_nothing_drawn(state)
                 record = Recorder(state.copy(), tiles)
                 classic.draw_to_place(record, seat, chance, tiles)
             case PlaceViking():
-                _check_turn(state, seat, "settlement")
+                _check_phase(state, "settlement")
                 colour = check_viking(state, command, seat)
                 record = Recorder(state.copy(), tiles)
                 place_viking(record, (command.q, command.r), seat, colour)
             case UseJourneyRune() | UseHorseRune():
-                _check_turn(state, seat, "settlement")
+                _check_phase(state, "settlement")
                 colour = check_travel(state, command, seat)
                 record = Recorder(state.copy(), tiles)
                 discard_travel_rune(record, command, seat)
                 place_viking(record, (command.q, command.r), seat, colour)
             case UseWisdomRune():
-                _check_turn(state, seat, "settlement")
+                _check_phase(state, "settlement")
                 colour = check_wisdom(state, command, seat)
                 record = Recorder(state.copy(), tiles)
                 place_wisdom_rune(record, command, seat)
@@ -185,18 +183,11 @@ class FjordsGame:
         return views.scramble_hidden(state, seat, chance, self.tiles)
 
 
-def _check_turn(state: FjordsState, seat: int, phase: Phase) -> None:
-    """Refuse a command of the wrong phase, then one sent out of turn."""
+def _check_phase(state: FjordsState, phase: Phase) -> None:
+    """Refuse a command of the wrong phase."""
     if state.phase != phase:
         code, message = PHASE_REFUSALS[phase]
         raise IllegalCommand(code, message)
-    if seat != state.active:
-        raise IllegalCommand(
-            "fjords.turn.not_your_turn",
-            f"It is seat {state.active}'s turn, not yours.",
-            seat=seat,
-            active=state.active,
-        )
 
 
 GAME = FjordsGame(load_tile_set())

@@ -64,16 +64,10 @@ def decide(state: LoootState, command: Command, seat: int, chance: Chance) -> li
 
 
 def _current_turn(state: LoootState, seat: int) -> Turn:
+    """The turn under way; `domain.engine.decide` has already refused a finished game and a
+    seat out of turn (the turn rules every game shares)."""
     turn = state.turn
-    if turn is None:
-        raise IllegalCommand("looot.game.over", "The game is over: every Viking is placed.")
-    if seat != turn.seat:
-        raise IllegalCommand(
-            "looot.turn.not_yours",
-            f"It is seat {turn.seat}'s turn, not seat {seat}'s.",
-            seat=seat,
-            to_act=turn.seat,
-        )
+    assert turn is not None and turn.seat == seat, "decide through domain.engine.decide"
     return turn
 
 

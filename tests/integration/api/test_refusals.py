@@ -93,7 +93,7 @@ def test_a_command_out_of_turn_is_refused_by_the_rules_and_changes_nothing(
         headers=game.auth(waiting),
     )
     assert response.status_code == 422
-    assert response.json()["code"] == "race.not_your_turn"
+    assert response.json()["code"] == "turn.not_yours"
     assert game.record() == before
 
 

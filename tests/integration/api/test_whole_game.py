@@ -9,7 +9,7 @@ import pytest
 
 from domain.bots import RandomBot
 from domain.chance import Chance
-from domain.engine import fold
+from domain.engine import decide, fold
 from domain.games import get_game
 from service.cli.client import SkaldClient
 from service.cli.demo import bot_seed, play
@@ -49,7 +49,7 @@ def play_in_process(game_name: str, config: dict[str, Any], seed: bytes) -> tupl
         bot = bots.setdefault(seat, RandomBot(bot_seed(SEED, seat)))
         command = bot.choose(game, state, seat)
         assert command is not None
-        decided = game.decide(state, command, seat, chance)
+        decided = decide(game, state, command, seat, chance)
         events += decided
         state = fold(game, decided, state)
     return state, events

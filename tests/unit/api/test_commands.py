@@ -54,9 +54,9 @@ async def test_an_out_of_turn_command_is_refused_with_the_rules_code(api: Api) -
     assert retry.status_code == 422
     assert retry.headers["content-type"] == "application/problem+json"
     problem = retry.json()
-    assert problem["code"] == "race.not_your_turn"
-    assert problem["detail"].startswith("it is seat")
-    assert problem["details"] == {"to_act": 1 - other}
+    assert problem["code"] == "turn.not_yours"
+    assert problem["detail"] == f"It is seat {1 - other}'s turn, not seat {other}'s."
+    assert problem["details"] == {"seat": other, "to_act": [1 - other]}
     assert problem["instance"] == f"/games/{game_id}/commands/c-x"
     assert await stream_version(api, game_id) == before
 

@@ -26,7 +26,7 @@ from contracts.games.fjords import (
     VikingPlaced,
 )
 from domain.chance import Chance
-from domain.engine import fold
+from domain.engine import decide, fold
 from domain.games.fjords import FjordsGame
 from domain.games.fjords.state import COLOURS, FjordsState
 from domain.games.fjords.tiles import StartingTile, Tile, TileSet, make_tile
@@ -105,7 +105,7 @@ class Table:
 
     def play(self, command: Command, seat: int, chance: Chance | None = None) -> list[Event]:
         """Decide a command and fold its events into the table's state."""
-        new = self.game.decide(self.state, command, seat, chance or Chance(SEED))
+        new = decide(self.game, self.state, command, seat, chance or Chance(SEED))
         self.state = fold(self.game, new, self.state)
         self.events.extend(new)
         return new

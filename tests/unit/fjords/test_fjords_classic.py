@@ -29,7 +29,7 @@ from contracts.games.fjords import (
 )
 from domain.bots import RandomBot
 from domain.chance import Chance
-from domain.engine import fold
+from domain.engine import decide, fold
 from domain.errors import IllegalCommand
 from domain.games.fjords import GAME
 from domain.games.fjords.state import COLOURS
@@ -158,7 +158,7 @@ def test_drawing_is_only_for_classic_exploration() -> None:
     assert refusal(base, DrawTile()).code == "fjords.draw.not_classic"
     settling = classic(longhouses=LONGHOUSES, settlement_starter=0)
     assert refusal(settling, DrawTile()).code == "fjords.phase.not_exploration"
-    assert refusal(classic(bag=[FITS]), DrawTile(), seat=1).code == "fjords.turn.not_your_turn"
+    assert refusal(classic(bag=[FITS]), DrawTile(), seat=1).code == "turn.not_yours"
 
 
 # --- the match --------------------------------------------------------------------------------
@@ -249,7 +249,7 @@ def test_a_random_classic_match_plays_three_games_in_one_stream() -> None:
     while acting := GAME.to_act(state):
         command = bot.choose(GAME, state, acting[0])
         assert command is not None
-        new = GAME.decide(state, command, acting[0], chance)
+        new = decide(GAME, state, command, acting[0], chance)
         if any(isinstance(e, MatchGameStarted) for e in new):
             # Then each new game starts on a fresh table with full supplies and bag
             fresh = fold(GAME, new, GAME.copy_state(state))

@@ -22,6 +22,7 @@ from contracts.games.fjords import (
     TilePlaced,
 )
 from domain.chance import Chance
+from domain.engine import decide
 from domain.errors import IllegalCommand
 
 STARTING_LAYOUT = {(0, 0): "PSPPMM", (-1, 1): "MPPPPP", (0, 1): "PPPPPP"}
@@ -131,8 +132,8 @@ def test_a_rotation_outside_0_to_5_is_refused() -> None:
 def test_only_the_seat_to_act_may_place() -> None:
     table = build_table(STARTING_LAYOUT, row=["PPPPPS"], active=1)
     error = refusal(table, PlaceTile(table.ids["row0"], 1, 0, 0), seat=0)
-    assert error.code == "fjords.turn.not_your_turn"
-    assert error.details == {"seat": 0, "active": 1}
+    assert error.code == "turn.not_yours"
+    assert error.details == {"seat": 0, "to_act": [1]}
 
 
 def test_vikings_wait_for_the_settlement_phase() -> None:
@@ -199,8 +200,12 @@ def test_legal_commands_are_exactly_the_placements_decide_accepts() -> None:
                 for rotation in range(6):
                     for longhouse in (False, True):
                         try:
-                            events = game.decide(
-                                state, PlaceTile(tile, q, r, rotation, longhouse), 0, Chance(b"s")
+                            events = decide(
+                                game,
+                                state,
+                                PlaceTile(tile, q, r, rotation, longhouse),
+                                0,
+                                Chance(b"s"),
                             )
                         except IllegalCommand:
                             continue
@@ -279,7 +284,5 @@ class Shout(Command, frozen=True):
 
 def test_unknown_seats_and_commands_are_refused() -> None:
     table = build_table(STARTING_LAYOUT, row=["PPPPPS"])
-    assert refusal(table, PlaceTile(table.ids["row0"], 1, 0, 0), seat=2).code == (
-        "fjords.seat.unknown"
-    )
+    assert refusal(table, PlaceTile(table.ids["row0"], 1, 0, 0), seat=2).code == "turn.not_yours"
     assert refusal(table, Shout()).code == "fjords.command.unknown"

@@ -13,7 +13,7 @@ from contracts.base import Event
 from contracts.games.fjords import FjordsConfig, PlaceViking
 from domain.bots import RandomBot
 from domain.chance import Chance, draw_below
-from domain.engine import fold
+from domain.engine import decide, fold
 from domain.errors import IllegalCommand
 from domain.games.fjords import GAME
 from domain.games.fjords.state import FjordsState
@@ -41,7 +41,7 @@ def play_checked(players: int, seed: int) -> tuple[list[Event], FjordsState]:
         command = bot.choose(GAME, state, seat)
         assert command is not None, "the seat to act always has a legal command"
         before = GAME.copy_state(state)
-        new = GAME.decide(state, command, seat, chance)
+        new = decide(GAME, state, command, seat, chance)
         assert state == before, "decide never changes the state"
         events += new
         state = fold(GAME, new, state)
@@ -57,13 +57,13 @@ def check_refusals(state: FjordsState, seat: int, salt: int) -> None:
     for pick in range(min(REFUSALS_PER_CHECK, len(others))):
         command = others[draw_below(b"refusals", salt * 100 + pick, len(others))]
         with pytest.raises(IllegalCommand) as caught:
-            GAME.decide(state, command, seat, Chance(b"unused"))
+            decide(GAME, state, command, seat, Chance(b"unused"))
         assert caught.value.code.startswith("fjords.") and caught.value.message
     # Seats not to act are refused whatever they send
     for other in range(state.players):
         if other != seat and legal:
             with pytest.raises(IllegalCommand):
-                GAME.decide(state, next(iter(legal)), other, Chance(b"unused"))
+                decide(GAME, state, next(iter(legal)), other, Chance(b"unused"))
 
 
 def check_views_hide_the_bag(state: FjordsState, turn: int) -> None:
@@ -98,9 +98,9 @@ def test_every_legal_command_is_accepted_late_in_exploration() -> None:
             checked_phases.add(state.phase)
             # Then each one is accepted
             for command in legal:
-                GAME.decide(state, command, seat, chance)
+                decide(GAME, state, command, seat, chance)
             assert legal and (state.phase == "exploration" or isinstance(legal[0], PlaceViking))
         choice = bot.choose(GAME, state, seat)
         assert choice is not None
-        state = fold(GAME, GAME.decide(state, choice, seat, chance), state)
+        state = fold(GAME, decide(GAME, state, choice, seat, chance), state)
     assert checked_phases == {"exploration", "settlement"}

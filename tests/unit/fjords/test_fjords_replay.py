@@ -10,7 +10,7 @@ from contracts.base import Event
 from contracts.games.fjords import FjordsConfig
 from domain.bots import RandomBot
 from domain.chance import Chance
-from domain.engine import fold
+from domain.engine import decide, fold
 from domain.games.fjords import GAME
 
 
@@ -23,7 +23,7 @@ def recorded_game(players: int, seed: int) -> list[Event]:
     while acting := GAME.to_act(state):
         command = bot.choose(GAME, state, acting[0])
         assert command is not None
-        new = GAME.decide(state, command, acting[0], chance)
+        new = decide(GAME, state, command, acting[0], chance)
         state = fold(GAME, new, state)
         events += new
     return events

@@ -122,7 +122,7 @@ def test_a_viking_needs_a_vacant_tile_with_plains() -> None:
     assert refusal(table, (1, 0), 0).code == "fjords.viking.needs_plains"
     assert refusal(table, (0, 1), 0).code == "fjords.viking.tile_occupied"
     assert refusal(table, (3, 3), 0).code == "fjords.viking.no_tile"
-    assert refusal(table, (0, 1), 1).code == "fjords.turn.not_your_turn"
+    assert refusal(table, (0, 1), 1).code == "turn.not_yours"
 
 
 def test_players_who_cannot_place_are_out_and_settlement_ends_when_all_are() -> None:
@@ -145,7 +145,7 @@ def test_players_who_cannot_place_are_out_and_settlement_ends_when_all_are() -> 
         SettlementEnded(),
     ]
     assert table.game.to_act(table.state) == []
-    assert refusal(table, (1, 0), 0).code == "fjords.game.over"
+    assert refusal(table, (1, 0), 0).code == "game.finished"
 
 
 def test_a_player_out_of_vikings_is_out() -> None:

@@ -11,7 +11,7 @@ from fjords_helpers import Landscape, build_table
 from contracts.games.fjords import FjordsConfig, PlaceTile
 from domain.bots import RandomBot
 from domain.chance import Chance
-from domain.engine import fold
+from domain.engine import decide, fold
 from domain.errors import IllegalCommand
 from domain.games.fjords import GAME, FjordsGame
 from domain.games.fjords.tiles import TileSet, TileSetError, make_tile, parse_tile_set
@@ -84,7 +84,7 @@ def test_random_games_place_nearly_all_tiles() -> None:
                 seat = GAME.to_act(state)[0]
                 command = bot.choose(GAME, state, seat)
                 assert command is not None
-                state = fold(GAME, GAME.decide(state, command, seat, chance), state)
+                state = fold(GAME, decide(GAME, state, command, seat, chance), state)
             shares.append((len(state.board) - 3) / in_play)
     # Then on average nearly all tiles are placed, and no game strands many
     average = sum(shares) / len(shares)
@@ -131,11 +131,11 @@ def test_listed_regions_split_a_tiles_land_for_the_landmass_rule() -> None:
     table = build_table(board, row=["PSSSPS"])
     tile_id = table.ids["row0"]
     # When its land counts as one region (decision 1), the placement is legal
-    table.game.decide(table.state, PlaceTile(tile_id, 1, -1, 0), 0, Chance(b"r"))
+    decide(table.game, table.state, PlaceTile(tile_id, 1, -1, 0), 0, Chance(b"r"))
     # But when the data lists the two plains corners as separate regions, N is an island
     split = make_tile(tile_id, "PSSSPS", regions=[[0], [4]])
     game = FjordsGame(TileSet("split", True, {tile_id: split}, table.game.tiles.starting))
     with pytest.raises(IllegalCommand) as caught:
-        game.decide(table.state, PlaceTile(tile_id, 1, -1, 0), 0, Chance(b"r"))
+        decide(game, table.state, PlaceTile(tile_id, 1, -1, 0), 0, Chance(b"r"))
     assert caught.value.code == "fjords.tile.second_landmass"
     assert caught.value.details["corners"] == ["N"]

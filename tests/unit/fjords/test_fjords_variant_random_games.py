@@ -24,7 +24,7 @@ from contracts.games.fjords import (
 )
 from domain.bots import RandomBot
 from domain.chance import Chance
-from domain.engine import fold
+from domain.engine import decide, fold
 from domain.errors import IllegalCommand
 from domain.games.fjords import GAME
 from domain.hexgrid import Hex
@@ -36,7 +36,7 @@ def accepted(table: Table, commands: list[Command]) -> set[Command]:
     found = set()
     for command in commands:
         try:
-            table.game.decide(table.state, command, 0, Chance(b"unused"))
+            decide(table.game, table.state, command, 0, Chance(b"unused"))
         except IllegalCommand:
             continue
         found.add(command)
@@ -102,16 +102,16 @@ def play_checked(config: FjordsConfig, seed: int, codes: Counter[str]) -> None:
         if turn % CHECK_EVERY == 0:
             legal = GAME.legal_commands(state, seat)
             for command in legal:
-                GAME.decide(state, command, seat, chance)
+                decide(GAME, state, command, seat, chance)
             legal_set = set(legal)
             for command in set(GAME.candidate_commands(state, seat)) - legal_set:
                 with pytest.raises(IllegalCommand) as caught:
-                    GAME.decide(state, command, seat, chance)
+                    decide(GAME, state, command, seat, chance)
                 assert caught.value.code.startswith("fjords.") and caught.value.message
                 codes[caught.value.code] += 1
         command = bot.choose(GAME, state, seat)
         assert command is not None
-        state = fold(GAME, GAME.decide(state, command, seat, chance), state)
+        state = fold(GAME, decide(GAME, state, command, seat, chance), state)
         turn += 1
     assert GAME.outcome(state) is not None
 

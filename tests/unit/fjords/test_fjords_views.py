@@ -7,7 +7,7 @@ from fjords_helpers import Landscape, build_table
 
 from contracts.games.fjords import FjordsConfig, FjordsView, PieceView, PlaceTile, SeatView
 from domain.chance import Chance
-from domain.engine import fold
+from domain.engine import decide, fold
 from domain.games.fjords import GAME
 
 
@@ -19,7 +19,7 @@ def test_a_view_shows_the_table_and_only_the_size_of_the_bag() -> None:
     command = next(
         c for c in GAME.legal_commands(state, seat) if isinstance(c, PlaceTile) and c.longhouse
     )
-    state = fold(GAME, GAME.decide(state, command, seat, chance), state)
+    state = fold(GAME, decide(GAME, state, command, seat, chance), state)
     # When seat 0 looks
     view = GAME.view(state, 0)
     # Then it sees every tile with its corners, the piece, the row, supplies and whose turn

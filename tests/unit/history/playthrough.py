@@ -20,7 +20,7 @@ import msgspec
 from contracts.base import Command, GameConfig
 from domain.bots import RandomBot
 from domain.chance import Chance, draw_below
-from domain.engine import Game
+from domain.engine import Game, decide
 from service.pipeline.codec import codec_for
 from service.pipeline.create import open_game
 from service.pipeline.drain import Drainer
@@ -158,7 +158,7 @@ async def play_through_store(
         sent = Sent(f"move-{accepted}", seat, command, False, version)
         played.sent.append(sent)
         await driver.send(game_id, sent)
-        for event in game.decide(state, command, seat, chance):
+        for event in decide(game, state, command, seat, chance):
             state = game.evolve(state, event)
             version += 1
             played.states[version] = game.copy_state(state)

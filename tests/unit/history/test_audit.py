@@ -8,6 +8,7 @@ import msgspec
 import pytest
 
 from domain.chance import Chance
+from domain.engine import decide
 from domain.errors import IllegalCommand
 from domain.games import get_game
 from service.history.disclosure import OPERATOR, SPECTATOR
@@ -45,7 +46,7 @@ async def test_an_applied_move_shows_the_command_the_table_before_and_what_it_pr
     history = await service.history("g1")
     for sent in (s for s in played.sent if not s.refused):
         before = played.states[sent.version_before]
-        produced = game.decide(before, sent.command, sent.seat, Chance(played.seed))
+        produced = decide(game, before, sent.command, sent.seat, Chance(played.seed))
         # When the move is audited by the version of each of its events, and by its id
         by_id = await service.audit_command("g1", sent.command_id, SPECTATOR)
         for version in range(sent.version_before + 1, sent.version_before + len(produced) + 1):
@@ -83,7 +84,7 @@ async def test_a_refused_command_is_kept_and_audited_with_its_recorded_reason(
     for sent in refused:
         before = played.states[sent.version_before]
         with pytest.raises(IllegalCommand) as rules:
-            played.game.decide(before, sent.command, sent.seat, Chance(played.seed))
+            decide(played.game, before, sent.command, sent.seat, Chance(played.seed))
         # When a refused command is audited by its id
         audit = await service.audit_command("g1", sent.command_id, SPECTATOR)
         # Then it shows the reason the rules gave, on the table it met, and no events

@@ -9,6 +9,7 @@ import pytest
 
 from contracts.base import GameConfig
 from domain.chance import Chance
+from domain.engine import decide
 from domain.errors import IllegalCommand
 from domain.games import game_names, get_game, register
 from service.history.disclosure import OPERATOR, SPECTATOR, Audience
@@ -43,7 +44,7 @@ def plain(value: Any) -> Any:
 def refusal_code(played: PlayedGame, version: int, seat: int, command: Any) -> str:
     """The code the rules give when `command` is decided on live play's state at `version`."""
     with pytest.raises(IllegalCommand) as refused:
-        played.game.decide(played.states[version], command, seat, Chance(played.seed))
+        decide(played.game, played.states[version], command, seat, Chance(played.seed))
     return refused.value.code
 
 
@@ -109,8 +110,12 @@ async def test_the_move_list_names_who_did_what_at_which_version_refusals_includ
             assert move.events == []
         else:
             # And an applied one the versions and events the rules produce on that table
-            expected = played.game.decide(
-                played.states[sent.version_before], sent.command, sent.seat, Chance(played.seed)
+            expected = decide(
+                played.game,
+                played.states[sent.version_before],
+                sent.command,
+                sent.seat,
+                Chance(played.seed),
             )
             assert move.status == "applied"
             assert move.first_version == sent.version_before + 1

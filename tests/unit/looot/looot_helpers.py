@@ -21,7 +21,7 @@ import pytest
 from contracts.base import Command, Event
 from contracts.games.looot import FjordSites, GameSetUp, Hex, LoootConfig, PlaceTile, Tile
 from domain.chance import Chance
-from domain.engine import fold
+from domain.engine import decide, fold
 from domain.errors import IllegalCommand
 from domain.games.looot import GAME
 from domain.games.looot.board import board_from_picture
@@ -67,7 +67,7 @@ class Table:
         if seat is None:
             assert self.state.turn is not None
             seat = self.state.turn.seat
-        events = GAME.decide(self.state, command, seat, self.chance)
+        events = decide(GAME, self.state, command, seat, self.chance)
         self.state = fold(GAME, events, self.state)
         return events
 

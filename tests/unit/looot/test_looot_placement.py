@@ -95,7 +95,7 @@ def test_a_turn_starts_with_a_viking_and_belongs_to_one_player() -> None:
 
     assert table.refuse(EndTurn()).code == "looot.turn.viking_first"
     assert table.refuse(PlaceTile(tile="axe", space=FREE)).code == "looot.tile.none_pending"
-    assert table.refuse(PlaceViking(space=cell(1)), seat=1).code == "looot.turn.not_yours"
+    assert table.refuse(PlaceViking(space=cell(1)), seat=1).code == "turn.not_yours"
 
 
 def test_without_the_shield_one_viking_per_turn() -> None:
@@ -238,4 +238,4 @@ def test_the_game_ends_when_everyone_has_placed_all_their_vikings() -> None:
     assert [player.vikings_left for player in table.state.players] == [0, 0]
     assert GAME.to_act(table.state) == []
     assert GAME.outcome(table.state) is not None
-    assert table.refuse(EndTurn(), seat=1).code == "looot.game.over"
+    assert table.refuse(EndTurn(), seat=1).code == "game.finished"

@@ -18,7 +18,7 @@ from contracts.base import Event
 from contracts.games.looot import LoootConfig
 from domain.bots import RandomBot
 from domain.chance import Chance, draw_below
-from domain.engine import fold
+from domain.engine import decide, fold
 from domain.errors import IllegalCommand
 from domain.games import get_game
 from domain.games.looot import GAME
@@ -39,13 +39,13 @@ def play_to_the_end(players: int, seed: int) -> tuple[list[Event], LoootState, C
         (seat,) = GAME.to_act(state)
         legal = GAME.legal_commands(state, seat)
         for command in legal:
-            GAME.decide(state, command, seat, chance)  # accepted: raises otherwise
+            decide(GAME, state, command, seat, chance)  # accepted: raises otherwise
         omitted = [c for c in GAME.candidate_commands(state, seat) if c not in set(legal)]
         for _ in range(SAMPLES_PER_COMMAND):
             command = omitted[draw_below(probe, probes, len(omitted))]
             probes += 1
             with pytest.raises(IllegalCommand) as refused:
-                GAME.decide(state, command, seat, chance)
+                decide(GAME, state, command, seat, chance)
             refusals[refused.value.code] += 1
         for viewer in (None, *range(players)):
             scrambled = GAME.scramble_hidden(state, viewer, Chance(probe))
@@ -53,7 +53,7 @@ def play_to_the_end(players: int, seed: int) -> tuple[list[Event], LoootState, C
             assert GAME.view(scrambled, viewer) == GAME.view(state, viewer)
         command = bot.choose(GAME, state, seat)
         assert command is not None
-        new_events = GAME.decide(state, command, seat, chance)
+        new_events = decide(GAME, state, command, seat, chance)
         events += new_events
         state = fold(GAME, new_events, state)
     return events, state, refusals

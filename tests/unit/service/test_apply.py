@@ -8,6 +8,7 @@ import pytest
 
 from contracts.stream import SeedRevealed
 from domain.chance import Chance
+from domain.engine import decide
 from domain.errors import IllegalCommand
 from service.pipeline.apply import plan_batch
 from service.pipeline.chain import first_broken_link, genesis, link
@@ -55,7 +56,7 @@ async def test_an_accepted_command_appends_its_events_on_the_chain(race: RaceGam
     assert plan.events[0].hash == link(head_before, plan.events[0].data)
     assert plan.cursor == received[0].inbox_id
     expected = race_state()
-    RaceGame().evolve(expected, RaceGame().decide(expected, Move(2), seat, Chance(SEED))[0])
+    RaceGame().evolve(expected, decide(RaceGame(), expected, Move(2), seat, Chance(SEED))[0])
     assert session.state == expected and session.version == 6
 
 
@@ -68,8 +69,8 @@ async def test_an_out_of_turn_command_is_refused_with_the_rules_reason(race: Rac
     plan = plan_batch(session, received)
 
     record = plan.decided[0].record
-    assert (record.status, record.code) == ("refused", "race.not_your_turn")
-    assert record.details == {"to_act": first_seat()}
+    assert (record.status, record.code) == ("refused", "turn.not_yours")
+    assert record.details == {"seat": other, "to_act": [first_seat()]}
     assert plan.events == []
     assert session.state == state_before and session.version == 5
     assert plan.cursor == received[0].inbox_id  # a refusal is processed too
@@ -100,7 +101,7 @@ async def test_the_winning_command_reveals_the_seed_and_later_ones_are_refused(
     statuses = [d.record.status for d in plan.decided]
     winner = statuses.index("refused") - 1
     assert statuses[: winner + 1] == ["applied"] * (winner + 1)
-    assert {d.record.code for d in plan.decided[winner + 1 :]} == {"game.over"}
+    assert {d.record.code for d in plan.decided[winner + 1 :]} == {"game.finished"}
     assert plan.finished and session.finished
     revealed = session.codec.decode_event(plan.events[-1].data)
     assert revealed == SeedRevealed(SEED.hex())

@@ -9,7 +9,7 @@ import pytest
 
 from domain.bots import RandomBot
 from domain.chance import Chance
-from domain.engine import fold
+from domain.engine import decide, fold
 from service.pipeline.drain import Drainer, NextTake
 from service.pipeline.session import SessionCache, load_session
 from service.store.memory import InMemoryEventStore
@@ -127,7 +127,7 @@ async def test_a_cached_session_folds_forward_what_another_worker_applied(
         await queue(store, GAME_ID, f"c{sent}", seat, msgspec.to_builtins(command))
         # Alternate workers: each one's cached session falls behind the other's writes.
         await workers[sent % 2].drain(GAME_ID)
-        live = fold(race, race.decide(live, command, seat, chance), live)
+        live = fold(race, decide(race, live, command, seat, chance), live)
         sent += 1
 
     records = [await store.command(GAME_ID, f"c{n}") for n in range(sent)]

@@ -124,8 +124,8 @@ async def test_out_of_turn_is_refused_by_the_rules_and_the_stream_is_unchanged(
 
     assert (refused.status, refused.code, refused.details) == (
         "refused",
-        "race.not_your_turn",
-        {"to_act": table.to_act},
+        "turn.not_yours",
+        {"seat": table.other, "to_act": [table.to_act]},
     )
     assert refused.message
     assert (await table.stream())[0] == events_before
