@@ -36,8 +36,10 @@ from domain.games.fjords.state import FjordsState
 from domain.games.fjords.tiles import TileSet, load_tile_set
 from domain.games.fjords.variants import PRESETS, preset_config
 
-# Unchanged by the variants and rune stones: games of the base rules replay exactly as before.
-RULES_EDITION = "fjords-2021.1"
+# Changes with any rule that changes events or scores (2: the Water rune's coastline, decision
+# 11 in this package's README), so a stored game is never scored under rules it was not played
+# under; options (variants, rune stones) are recorded in each game's events instead.
+RULES_EDITION = "fjords-2021.2"
 PHASE_REFUSALS = {
     "exploration": (
         "fjords.phase.not_exploration",

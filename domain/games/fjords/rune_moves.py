@@ -39,7 +39,7 @@ from domain.games.fjords.evolve import Recorder
 from domain.games.fjords.state import FjordsState
 from domain.games.fjords.targets import (
     check_target,
-    connected_neighbours,
+    connected_reach,
     own_piece_at,
     terrain_sides,
 )
@@ -88,18 +88,7 @@ def check_rune_held(state: FjordsState, seat: int, rune: str) -> None:
 def travel_reach(state: FjordsState, start: Hex, terrain: str) -> dict[Hex, int]:
     """Placed tiles 1 to 3 steps from `start` along tiles connected by `terrain` (decision 5),
     with the fewest steps to each. Tiles on the way may hold pieces or rune stones."""
-    reached = {start: 0}
-    frontier = [start]
-    for steps in range(1, MAX_STEPS + 1):
-        following = []
-        for position in frontier:
-            for there in connected_neighbours(state, position, terrain):
-                if there not in reached:
-                    reached[there] = steps
-                    following.append(there)
-        frontier = following
-    del reached[start]
-    return reached
+    return connected_reach(state, start, terrain, MAX_STEPS)
 
 
 def travel_starts(state: FjordsState, seat: int, terrain: str) -> list[Hex]:

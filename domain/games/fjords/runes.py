@@ -6,8 +6,9 @@ Rule book, "Playing Fjords with the rune stones":
   During scoring, any viking on a tile adjacent to the Strength rune stone scores its owner 1
   additional point."
 - Water (Laguz): the same placement on the tile marked with the Water symbol; "any viking on a
-  tile that is connected by ocean to the Water rune stone scores its owner 1 additional point"
-  (connected by ocean: adjacent, sharing a sea corner; decision 3).
+  tile that is connected by ocean to the Water rune stone scores its owner 1 additional point":
+  joined to the stone's tile through a chain of placed tiles, each consecutive pair sharing a
+  sea corner (decisions 3 and 11), as the Journey rune reads "connected by ocean".
 - Friendship (Gyfu): whenever a Friendship tile is added, "the players must place a Friendship
   rune stone on it". "Each tile with a Friendship rune stone is considered separately. Whichever
   player has the most vikings on tiles adjacent to the Friendship rune stone scores 2 points. If
@@ -36,7 +37,7 @@ from contracts.games.fjords import PlaceTile, RuneStonePlaced
 from domain.errors import IllegalCommand
 from domain.games.fjords.evolve import Recorder
 from domain.games.fjords.state import FjordsState
-from domain.games.fjords.targets import connected_neighbours
+from domain.games.fjords.targets import connected_reach
 from domain.games.fjords.tiles import Tile
 from domain.hexgrid import Hex, neighbours
 
@@ -123,8 +124,8 @@ def rune_points(state: FjordsState, seat: int) -> dict[str, int]:
         if stone.rune == "strength":
             points["strength_rune"] += _vikings_of(state, seat, list(neighbours(position)))
         elif stone.rune == "water":
-            coast = connected_neighbours(state, position, "S")
-            points["water_rune"] += _vikings_of(state, seat, coast)
+            coast = connected_reach(state, position, "S")  # decision 11
+            points["water_rune"] += _vikings_of(state, seat, list(coast))
         elif stone.rune == "home" and stone.seat == seat:
             points["home_rune"] += _vikings_of(state, seat, list(neighbours(position)))
         elif stone.rune == "friendship" and seat in friendship_leaders(state, position):

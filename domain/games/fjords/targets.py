@@ -37,6 +37,30 @@ def connected_neighbours(state: FjordsState, position: Hex, terrain: str) -> lis
     ]
 
 
+def connected_reach(
+    state: FjordsState, start: Hex, terrain: str, max_steps: int | None = None
+) -> dict[Hex, int]:
+    """Placed tiles joined to `start` through a chain of placed tiles, each consecutive pair
+    connected by `terrain`, with the fewest steps to each (at most `max_steps`; None: any).
+
+    Tiles on the way may hold pieces or rune stones; `start` itself is left out.
+    """
+    reached = {start: 0}
+    frontier = [start]
+    steps = 0
+    while frontier and (max_steps is None or steps < max_steps):
+        steps += 1
+        following = []
+        for position in frontier:
+            for there in connected_neighbours(state, position, terrain):
+                if there not in reached:
+                    reached[there] = steps
+                    following.append(there)
+        frontier = following
+    del reached[start]
+    return reached
+
+
 def plains_neighbours(state: FjordsState, position: Hex) -> list[Hex]:
     """Placed tiles adjacent to `position` and connected to it by plains (decision 3)."""
     return connected_neighbours(state, position, "P")

@@ -123,6 +123,23 @@ def test_vikings_connected_by_ocean_to_the_water_stone_score_one_more_point() ->
     assert [s["water_rune"] for s in scores] == [1, 1]
 
 
+def test_the_water_point_follows_the_coastline_through_a_chain_of_tiles() -> None:
+    # Given the stone at (0,0) and a strip of tiles along r = 0 each side of it. East: each
+    # tile's NE corner is sea, so (0,0)-(1,0)-(2,0)-(3,0) are joined pair by pair by ocean.
+    # West: (0,0) and (-1,0) share a sea corner, (-2,0) and (-3,0) another, but (-1,0) and
+    # (-2,0) meet along plains only
+    landscape = Landscape()
+    for q in (0, 1, 2):
+        landscape.paint((q, 0), "NE", "S")
+    landscape.paint((0, 0), "NW", "S").paint((-2, 0), "NW", "S")
+    vikings = {(3, 0): 0, (-3, 0): 1}
+    board = landscape.board([(q, 0) for q in range(-3, 4)])
+    scores = rune_scores(vikings, {(0, 0): "water"}, board=board)
+    # Then the viking three tiles along the coast scores (decision 11), the one beyond the
+    # land break does not
+    assert [s["water_rune"] for s in scores] == [1, 0]
+
+
 # --- Friendship -------------------------------------------------------------------------------
 
 
