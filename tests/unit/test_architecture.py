@@ -1,13 +1,18 @@
-"""The dependency rules of DESIGN.md, checked on the source tree.
+"""The architecture rules, checked on the source tree.
 
-- contracts/ imports msgspec and the standard library only;
-- domain/ imports contracts/ and the standard library only (no clock, randomness, logging, I/O);
-- nothing in service/ or workers/ names a game: games are reached through the registry.
+The import-linter contracts in pyproject.toml ([tool.importlinter], run by `make lint`) hold the
+rules: the layers (service and workers over domain over contracts), no other dependency and no
+clock, randomness, logging or I/O in domain, and a game's package imported only by the games.
+Checked here: that a forbidden import does break them (on a copy of the tree), and the one rule
+import-linter cannot express, an allowlist: contracts imports msgspec and the standard library
+only, domain contracts and the standard library only, whatever dependency is added later.
 """
 
 from __future__ import annotations
 
 import ast
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -15,29 +20,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 STDLIB = set(sys.stdlib_module_names)
-# Standard-library modules that would give the rules a clock, randomness, logging or I/O.
-IMPURE_STDLIB = {
-    "time",
-    "datetime",
-    "random",
-    "secrets",
-    "logging",
-    "os",
-    "io",
-    "socket",
-    "threading",
-    "asyncio",
-    "subprocess",
-    "shutil",
-    "tempfile",
-    "uuid",
-    "urllib",
-    "http",
-    "sqlite3",
-}
+PACKAGES = ("contracts", "domain", "service", "workers")
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 
 def imported_roots(path: Path) -> set[str]:
+    """The top-level names of every absolute import in a module."""
     tree = ast.parse(path.read_text(), filename=str(path))
     roots: set[str] = set()
     for node in ast.walk(tree):
@@ -59,26 +47,61 @@ def test_contracts_import_only_msgspec_and_stdlib(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", python_files("domain"), ids=str)
-def test_domain_imports_only_contracts_and_pure_stdlib(path: Path) -> None:
-    roots = imported_roots(path)
-    foreign = {m for m in roots if m not in STDLIB | {"contracts", "domain"}}
-    impure = roots & IMPURE_STDLIB
+def test_domain_imports_only_contracts_and_stdlib(path: Path) -> None:
+    foreign = {m for m in imported_roots(path) if m not in STDLIB | {"contracts", "domain"}}
     assert not foreign, f"{path.relative_to(ROOT)} imports {sorted(foreign)}"
-    assert not impure, f"{path.relative_to(ROOT)} imports impure {sorted(impure)}"
 
 
-def game_names() -> list[str]:
-    games = ROOT / "domain" / "games"
-    return sorted(p.name for p in games.iterdir() if (p / "__init__.py").exists())
+def lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
+    """Run import-linter with the project's contracts on the packages under `tree`."""
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", "--no-logo"],
+        cwd=tree,
+        env={"PYTHONPATH": str(tree), "PATH": str(LINT_IMPORTS.parent)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
-@pytest.mark.parametrize("folder", ["service", "workers"])
-def test_service_and_workers_never_name_a_game(folder: str) -> None:
-    names = game_names()
-    offenders = [
-        f"{path.relative_to(ROOT)} names {name!r}"
-        for path in python_files(folder)
-        for name in names
-        if name in path.read_text().lower()
-    ]
-    assert not offenders, offenders
+@pytest.fixture
+def tree_copy(tmp_path: Path) -> Path:
+    """The four packages and pyproject.toml, copied: a place to add a forbidden import."""
+    for package in PACKAGES:
+        shutil.copytree(
+            ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    return tmp_path
+
+
+BAD_IMPORTS = [
+    # (module to edit, the import added, the contract it breaks)
+    ("service/app.py", "from domain.games.looot.state import LoootState", "imported only by"),
+    ("workers/jobs.py", "import contracts.games.fjords", "imported only by"),
+    ("domain/engine.py", "from service.settings import Settings", "Layers"),
+    ("contracts/base.py", "from domain.errors import IllegalCommand", "Layers"),
+    ("contracts/outcome.py", "import structlog", "msgspec and the standard library"),
+    ("domain/chance.py", "import random", "pure standard library"),
+]
+
+
+def test_the_tree_keeps_every_import_contract(tree_copy: Path) -> None:
+    result = lint_imports(tree_copy)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+@pytest.mark.parametrize(("module", "line", "contract"), BAD_IMPORTS, ids=lambda v: str(v))
+def test_a_forbidden_import_breaks_its_contract(
+    tree_copy: Path, module: str, line: str, contract: str
+) -> None:
+    # Given the tree with one forbidden import added
+    with (tree_copy / module).open("a") as source:
+        source.write(f"\n{line}  # noqa\n")
+    # When import-linter checks it
+    result = lint_imports(tree_copy)
+    # Then it fails, naming the broken contract and the module
+    assert result.returncode != 0
+    broken = result.stdout.split("Broken contracts", 1)[-1]
+    assert contract in broken and module.removesuffix(".py").replace("/", ".") in broken
