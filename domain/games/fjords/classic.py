@@ -32,8 +32,9 @@ from domain.chance import Chance
 from domain.errors import IllegalCommand
 from domain.games.fjords.board import fits_somewhere, open_slots
 from domain.games.fjords.evolve import Recorder
-from domain.games.fjords.exploration import draw_tile, lay_starting_tiles, lay_tile
+from domain.games.fjords.exploration import draw_tile, lay_tile
 from domain.games.fjords.settlement import start_settlement_turn
+from domain.games.fjords.setup import lay_starting_tiles
 from domain.games.fjords.state import FjordsState
 from domain.games.fjords.tiles import TileSet
 from domain.games.fjords.variants import MATCH_GAMES

@@ -1,6 +1,6 @@
-"""Setup and the Exploration Phase: the row, the tile turn, the redraw and the phase's end.
+"""The Exploration Phase: the row, the tile turn, the redraw and the phase's end.
 
-Rule book, "Setting up the game" and "Taking a turn during the Exploration Phase": choose a
+Rule book, "Taking a turn during the Exploration Phase": choose a
 tile from the face-up row of 4, add it to the play area, optionally put a longhouse from your
 supply on it (only on plains), then draw a tile from the bag into the row. With the bag empty,
 play goes on with fewer than 4 tiles in the row.
@@ -14,8 +14,6 @@ from __future__ import annotations
 from contracts.games.fjords import (
     DiscardedTilesReturned,
     ExplorationEnded,
-    FjordsConfig,
-    GameStarted,
     LonghousePlaced,
     PlaceTile,
     RowDiscarded,
@@ -31,45 +29,8 @@ from domain.games.fjords.runes import check_home_rune, check_longhouse_tile, pla
 from domain.games.fjords.settlement import start_settlement_turn
 from domain.games.fjords.state import FjordsState
 from domain.games.fjords.tiles import TileSet
-from domain.games.fjords.variants import resolve_options, seat_colours
 
 ROW_SIZE = 4
-
-
-def setup(config: FjordsConfig, chance: Chance, tiles: TileSet) -> Recorder:
-    """Rule book setup: pieces, the starting tiles, the bag by marks, a row of 4, a first player.
-
-    Draw 0 picks the starting player; draws 1 to 4 fill the row (Classic keeps no row).
-    """
-    options = resolve_options(config)
-    record = Recorder(None, tiles)
-    record.emit(
-        GameStarted(
-            players=options.players,
-            variant=options.variant,
-            runes=options.runes,
-            colours=seat_colours(options),
-            first_player=chance.below(0, options.players),
-            first_player_draw=0,
-            preset=options.preset,
-        )
-    )
-    lay_starting_tiles(record, tiles)
-    if options.variant != "classic":
-        for _ in range(ROW_SIZE):
-            draw_tile(record, chance)
-        start_exploration_turn(record, chance, tiles)
-    return record
-
-
-def lay_starting_tiles(record: Recorder, tiles: TileSet) -> None:
-    """Emit the starting tiles where the tile set lays them."""
-    for start in tiles.starting:
-        orientation = start.tile.orientation(start.rotation)
-        q, r = start.position
-        record.emit(
-            TilePlaced(None, start.tile.id, q, r, orientation.rotation, orientation.corners)
-        )
 
 
 def draw_tile(record: Recorder, chance: Chance) -> None:

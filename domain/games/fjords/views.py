@@ -9,6 +9,7 @@ decides the order of draws).
 
 from __future__ import annotations
 
+from contracts.base import Event
 from contracts.games.fjords import (
     BoardTileView,
     FjordsView,
@@ -80,6 +81,11 @@ def view(state: FjordsState, seat: int | None, tiles: TileSet) -> FjordsView:
 def _face_up(tiles: TileSet, tile_id: int) -> RowTileView:
     tile = tiles.tile(tile_id)
     return RowTileView(tile.id, tile.corners, tile.mark, tile.symbol)
+
+
+def visible_event(event: Event, seat: int | None) -> Event:
+    """Every Fjords event is a public fact: the row is face up and no event lists the bag."""
+    return event
 
 
 def scramble_hidden(

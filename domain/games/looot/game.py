@@ -12,8 +12,7 @@ from domain.chance import Chance
 from domain.engine import Game
 from domain.games.looot import decide as rules
 from domain.games.looot import evolve as folding
-from domain.games.looot import legal, scoring, setup, views
-from domain.games.looot.components import LONGSHIPS
+from domain.games.looot import legal, render, scoring, setup, views
 from domain.games.looot.state import LoootState
 
 
@@ -71,31 +70,19 @@ class LoootGame:
 
     def render_text(self, state: LoootState) -> str:
         """A text drawing of the table."""
-        return views.render_text(state)
+        return render.render_text(state)
 
     def candidate_commands(self, state: LoootState, seat: int) -> list[Command]:
         """A superset of the legal commands."""
         return legal.candidate_commands(state, seat)
 
     def visible_event(self, event: Event, seat: int | None) -> Event | None:
-        """Every Looot event is a public fact: the market is face up and no event lists the bag."""
-        return event
+        """Every Looot event is a public fact (see `views.visible_event`)."""
+        return views.visible_event(event, seat)
 
     def scramble_hidden(self, state: LoootState, seat: int | None, chance: Chance) -> LoootState:
-        """A copy whose bag (the only hidden thing) holds other Longships, as many of them.
-
-        One Longship of the bag is left out for sure, the rest drawn from all 30, so the
-        content always differs (the bag never holds all 30: five are in the ocean).
-        """
-        scrambled = state.copy()
-        if not state.bag:
-            return scrambled
-        left_out = state.bag[chance.below(0, len(state.bag))]
-        pool = [ship for ship in sorted(LONGSHIPS) if ship != left_out]
-        scrambled.bag = sorted(
-            pool.pop(chance.below(index, len(pool))) for index in range(1, len(state.bag) + 1)
-        )
-        return scrambled
+        """A copy whose bag (the only hidden thing) holds other Longships, as many of them."""
+        return views.scramble_hidden(state, seat, chance)
 
 
 GAME: Final[Game] = LoootGame()

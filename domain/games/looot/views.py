@@ -1,14 +1,13 @@
-"""What players see: the view Struct (all public but the bag's content) and a text drawing."""
+"""What players see: the view Struct (all public but the bag's content), events as a seat sees
+them, and the scramble the conformance tests use."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
+from contracts.base import Event
 from contracts.games.looot import (
     ConstructionSite,
     FjordLongship,
     FjordTile,
-    Hex,
     LandSpace,
     LongshipCard,
     LoootView,
@@ -17,10 +16,10 @@ from contracts.games.looot import (
     TrophyView,
     TurnView,
 )
+from domain.chance import Chance
 from domain.games.looot.components import LONGSHIPS, SHIELDS, SITES, TROPHY_POINTS, site_card
 from domain.games.looot.fjord import SITE_SPACES, TILE_SPACES
 from domain.games.looot.state import LoootState, PlayerState, step
-from domain.hexgrid import axial_to_even_q
 
 
 def longship_card(longship: int) -> LongshipCard:
@@ -101,99 +100,23 @@ def view(state: LoootState, seat: int | None) -> LoootView:
     )
 
 
-# --- Text drawing --------------------------------------------------------------------------
-
-_LETTER = {
-    "axe": "X",
-    "wood": "W",
-    "sheep": "S",
-    "gold": "G",
-    "house": "H",
-    "watchtower": "T",
-    "castle": "C",
-}
-_SITE_LETTER = {"port": "P", "altar": "A", "jarl_palace": "J"}
-LEGEND = (
-    "X axe  W wood  S sheep  G gold  H house  T watchtower  C castle (:n tiles left)  "
-    "digits: seats of the Vikings there  ~n ocean with Longship n  Ln Longship (* filled)  "
-    "P/A/J construction sites (* completed)"
-)
+def visible_event(event: Event, seat: int | None) -> Event:
+    """Every Looot event is a public fact: the market is face up and no event lists the bag."""
+    return event
 
 
-def draw_hexes(labels: Mapping[Hex, str], width: int = 4) -> list[str]:
-    """Flat-top hexes as text: a column every `width` characters, even columns half lower."""
-    if not labels:
-        return []
-    places = {space: axial_to_even_q(space) for space in labels}
-    left = min(col for col, _ in places.values())
-    top = min(row for _, row in places.values())
-    lines: dict[int, dict[int, str]] = {}
-    for space, (col, row) in places.items():
-        line = 2 * (row - top) + (1 if col % 2 == 0 else 0)
-        lines.setdefault(line, {})[col - left] = labels[space]
-    out = []
-    for line in range(max(lines) + 1):
-        text = ""
-        for col, label in sorted(lines.get(line, {}).items()):
-            text = text.ljust(col * width) + label
-        out.append(text.rstrip())
-    return out
+def scramble_hidden(state: LoootState, seat: int | None, chance: Chance) -> LoootState:
+    """A copy whose bag (the only hidden thing) holds other Longships, as many of them.
 
-
-def _board_labels(state: LoootState) -> dict[Hex, str]:
-    labels: dict[Hex, str] = {}
-    for space, terrain in state.board.land.items():
-        if space in state.stacks:
-            labels[space] = f"{_LETTER[terrain]}:{state.stacks[space]}"
-        else:
-            seats = "".join(str(seat) for seat in state.vikings.get(space, ()))
-            labels[space] = _LETTER[terrain] + seats
-    for space, ship in zip(state.board.ocean, state.market, strict=True):
-        labels[space] = "~" + ("" if ship is None else str(ship))
-    return labels
-
-
-def _fjord_labels(player: PlayerState) -> dict[Hex, str]:
-    labels = {space: "." for space in TILE_SPACES}
-    labels |= {space: _LETTER[tile] for space, tile in player.tiles.items()}
-    for space, ship in player.longships.items():
-        labels[space] = f"L{ship}" + ("*" if ship in player.filled else "")
-    for site, space in SITE_SPACES.items():
-        labels[space] = _SITE_LETTER[site] + ("*" if site in player.completed else "")
-    return labels
-
-
-def render_text(state: LoootState) -> str:
-    """A readable drawing of the main board, the market, the Trophies and every Fjord."""
-    lines = [LEGEND, "", *draw_hexes(_board_labels(state)), ""]
-    market = ", ".join(
-        f"{slot}: L{ship} {_describe(ship)}" if ship is not None else f"{slot}: empty"
-        for slot, ship in enumerate(state.market)
+    One Longship of the bag is left out for sure, the rest drawn from all 30, so the content
+    always differs (the bag never holds all 30: five are in the ocean).
+    """
+    scrambled = state.copy()
+    if not state.bag:
+        return scrambled
+    left_out = state.bag[chance.below(0, len(state.bag))]
+    pool = [ship for ship in sorted(LONGSHIPS) if ship != left_out]
+    scrambled.bag = sorted(
+        pool.pop(chance.below(index, len(pool))) for index in range(1, len(state.bag) + 1)
     )
-    lines.append(f"Ocean: {market}; bag: {len(state.bag)}")
-    trophies = ", ".join(
-        f"{need} axes {TROPHY_POINTS[need]} pts" + ("" if holder is None else f" (seat {holder})")
-        for need, holder in sorted(state.trophies.items())
-    )
-    lines.append(f"Trophies: {trophies}")
-    for seat, player in enumerate(state.players):
-        shields = ", ".join(s for s in SHIELDS if s in player.shields) or "none"
-        lines += [
-            "",
-            f"Seat {seat}: {player.vikings_left} Vikings left; Shields: {shields}; "
-            f"Trophy: {player.trophy or '-'}; tiles lost: {player.tiles_lost}",
-        ]
-        lines += ["  " + line for line in draw_hexes(_fjord_labels(player))]
-    turn = state.turn
-    if turn is None:
-        lines += ["", "Game over."]
-    else:
-        pending = ", ".join(turn.pending) or "none"
-        lines += ["", f"Seat {turn.seat} to act ({step(state)}); tiles to place: {pending}"]
-    return "\n".join(lines)
-
-
-def _describe(longship: int) -> str:
-    ship = LONGSHIPS[longship]
-    needs = "".join(_LETTER[tile] for tile in ship.needs)
-    return f"({needs} -> +{ship.bonus} {ship.boosts})"
+    return scrambled
