@@ -1,4 +1,4 @@
-"""Messages of replay, audit, fairness and verification (issue 5), game-agnostic.
+"""Messages of replay, audit, fairness and verification game-agnostic.
 
 Game-specific payloads (views, commands, events) travel as nested objects whose schema is the
 game's own Structs, as in contracts.api. A field that is None (or absent) while a game is in

@@ -25,7 +25,7 @@ The last two make the conformance suite game-agnostic: commands in `candidate_co
 not in `legal_commands` must be refused, and a seat's view must not change when only what is
 hidden from it changes.
 
-Differences from DESIGN.md, on purpose:
+Choices of this protocol, and why:
 - `decide` and `setup` take a `Chance` bound to the secret seed instead of the seed itself, and
   the state counts the draws used, so each draw's index comes from the events. Chance is pure.
 - State is a mutable object owned by the fold: `evolve` may update it in place and returns it

@@ -179,13 +179,15 @@ class TileDrawn(Event, frozen=True):
 
 
 class RowDiscarded(Event, frozen=True):
-    """No row tile fitted anywhere: the row was set aside to be redrawn (decision 4)."""
+    """No row tile fitted anywhere: the row was set aside to be redrawn (decision 4 in the Fjords
+    README)."""
 
     tiles: list[int]
 
 
 class DiscardedTilesReturned(Event, frozen=True):
-    """The rows set aside while redrawing went back into the bag (decision 4)."""
+    """The rows set aside while redrawing went back into the bag (decision 4 in the Fjords
+    README)."""
 
     tiles: list[int]
 

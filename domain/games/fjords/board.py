@@ -5,11 +5,11 @@ already in play"; all its terrain "must match the terrain on the tiles it is lay
 the edges"; it "must not ... create a second landmass", even if that could be joined later; a
 "hole" in the play area is fine, and so is plains cut off by a mountain range.
 
-Corner matching (games/fjords.md, "Tile geometry"): two tiles fit across a side when both shared
-corners agree. Second landmass (decision 2): every land region must be connected to the others
-through shared land corners. The board before a placement is one landmass, so a placement keeps
-it one exactly when each land region of the new tile shares a corner with a placed tile (the
-corners agree, so that neighbour's corner is land too).
+Corner matching (this package's README, Data provenance): two tiles fit across a side when both
+shared corners agree. Second landmass (decision 2 in this package's README): every land region must
+be connected to the others through shared land corners. The board before a placement is one
+landmass, so a placement keeps it one exactly when each land region of the new tile shares a corner
+with a placed tile (the corners agree, so that neighbour's corner is land too).
 
 A free position is summed up once as a `Slot`: which corner terrains its placed neighbours
 impose (a bit mask and value over the two-bit corner codes of `tiles.corner_code`) and which

@@ -9,12 +9,12 @@ their turn." "The Exploration Phase ends after the turn in which the final tile 
 the final drawn tile is placed, the next player in turn order starts the Settlement Phase. If
 the final tile can't be placed legally, the player who drew it starts the Settlement Phase."
 "Play the game three times, combining your scores across the three games together."
-(Decision 10.)
+(Decision 10 in this package's README.)
 
-The engine knows every legal placement, so nobody ever has to "point one out" (as in decision
-4): a drawn tile that fits somewhere must be placed, and one that fits nowhere is set aside at
-once and the next tile drawn, within the same `DrawTile` command. That loop ends: each round
-takes a tile out of the bag.
+The engine knows every legal placement, so nobody ever has to "point one out" (as in decision 4 in
+this package's README): a drawn tile that fits somewhere must be placed, and one that fits nowhere
+is set aside at once and the next tile drawn, within the same `DrawTile` command. That loop ends:
+each round takes a tile out of the bag.
 
 A match is ONE stream of events, not three linked games: game 1's `GameStarted`, then for games
 2 and 3 a `MatchGameStarted` once the previous game's Settlement has ended. Why: the seed

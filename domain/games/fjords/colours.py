@@ -1,9 +1,9 @@
 """Which colour a placed piece is: the seat's only colour, or (Epic) the one it names.
 
-Rule book, Epic variant: each player has pieces of two colours and "treat[s] both of their
-colours as their own pieces during gameplay and scoring" (decision 9: pieces keep their colour
-for display). So a seat with two colours says which one each longhouse or viking is; a seat
-with one colour may leave `colour` out, or name its own colour.
+Rule book, Epic variant: each player has pieces of two colours and "treat[s] both of their colours
+as their own pieces during gameplay and scoring" (decision 9 in this package's README: pieces keep
+their colour for display). So a seat with two colours says which one each longhouse or viking is; a
+seat with one colour may leave `colour` out, or name its own colour.
 
 `legal_commands` lists one form per distinct move: no colour for a one-colour seat, each colour
 with pieces left for a two-colour seat. `decide` also accepts the equivalent forms (a one-colour

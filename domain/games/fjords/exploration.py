@@ -79,10 +79,11 @@ def check_place_tile(
     """The colour of the longhouse to place (None: no longhouse), or IllegalCommand naming the
     first Exploration rule the command breaks.
 
-    Step 1: the tile (`check_tile_available`); placement: `board.check_placement`; step 2: "you
-    may place 1 of the longhouses in your supply", on plains: "you may not place a longhouse on
-    the all-mountain tile" (the French copy: on the green plains part of the tile), and not on
-    a tile receiving a rune stone (decision 6); the Home rune (`runes.check_home_rune`).
+    Step 1: the tile (`check_tile_available`); placement: `board.check_placement`; step 2: "you may
+    place 1 of the longhouses in your supply", on plains: "you may not place a longhouse on the
+    all-mountain tile" (the French copy: on the green plains part of the tile), and not on a tile
+    receiving a rune stone (decision 6 in this package's README); the Home rune
+    (`runes.check_home_rune`).
     """
     check_tile_available(state, command.tile)
     if not 0 <= command.rotation <= 5:
@@ -140,7 +141,8 @@ def place_tile(
 
 
 def start_exploration_turn(record: Recorder, chance: Chance, tiles: TileSet) -> None:
-    """Make sure the seat to act can place a row tile, or end Exploration (decision 4).
+    """Make sure the seat to act can place a row tile, or end Exploration (decision 4 in this
+    package's README).
 
     Rule book: "Once the Exploration Phase has completed ... the first turn of the Settlement
     Phase is played by the player to the left of whoever placed the final tile ... if on a

@@ -1,21 +1,21 @@
 """The rune stones used instead of a normal Settlement turn: Journey, Horse and Wisdom.
 
 Rule book, "The Journey runes (Raido)": "a player may discard their Journey rune stone, using it
-instead of taking a normal turn. They select any (already placed) tile showing ocean that has
-one of their vikings or longhouses on it. They then place a viking from their supply on any
-vacant tile that is 1-3 adjacent tiles away from the selected tile, as long as all these tiles
-are connected by ocean." "The Horse runes (Ehwaz)": the same with "showing mountains" and
-"connected by mountains". Decision 5: the steps run over placed tiles, each consecutive pair
+instead of taking a normal turn. They select any (already placed) tile showing ocean that has one of
+their vikings or longhouses on it. They then place a viking from their supply on any vacant tile
+that is 1-3 adjacent tiles away from the selected tile, as long as all these tiles are connected by
+ocean." "The Horse runes (Ehwaz)": the same with "showing mountains" and "connected by mountains".
+Decision 5 in this package's README: the steps run over placed tiles, each consecutive pair
 connected by ocean (Journey) or mountains (Horse); tiles passed over may be occupied; the target
 must be vacant, carry no rune stone and contain plains.
 
 "The Wisdom runes (Odin)": the player "place[s] their Wisdom rune on an empty space on the table
 adjacent to at least two tiles. At least one of these tiles must have a viking or longhouse
-belonging to the player on it, as well as having plains on the edge that is adjacent to the
-rune. The player then places a viking from their supply on any vacant tile adjacent to the rune
-which has plains on the edge that is adjacent to the rune." After that turn the stone only
-keeps other Wisdom runes off its space. A tile "has plains on the edge" facing the space when
-one of that side's two corners is P, as decision 3 reads "connected by plains".
+belonging to the player on it, as well as having plains on the edge that is adjacent to the rune.
+The player then places a viking from their supply on any vacant tile adjacent to the rune which has
+plains on the edge that is adjacent to the rune." After that turn the stone only keeps other Wisdom
+runes off its space. A tile "has plains on the edge" facing the space when one of that side's two
+corners is P, as decision 3 in this package's README reads "connected by plains".
 
 Each player holds one stone of each (one colour per player, Epic included). This module checks
 and lists these moves and emits the stone's event; `settlement.place_viking` then places the
@@ -86,8 +86,9 @@ def check_rune_held(state: FjordsState, seat: int, rune: str) -> None:
 
 
 def travel_reach(state: FjordsState, start: Hex, terrain: str) -> dict[Hex, int]:
-    """Placed tiles 1 to 3 steps from `start` along tiles connected by `terrain` (decision 5),
-    with the fewest steps to each. Tiles on the way may hold pieces or rune stones."""
+    """Placed tiles 1 to 3 steps from `start` along tiles connected by `terrain` (decision 5 in this
+    package's README), with the fewest steps to each. Tiles on the way may hold pieces or rune
+    stones."""
     return connected_reach(state, start, terrain, MAX_STEPS)
 
 

@@ -5,10 +5,10 @@ Rule book, "Playing Fjords with the rune stones":
   symbol) is added to the play area, the players must place the Strength rune stone on it.
   During scoring, any viking on a tile adjacent to the Strength rune stone scores its owner 1
   additional point."
-- Water (Laguz): the same placement on the tile marked with the Water symbol; "any viking on a
-  tile that is connected by ocean to the Water rune stone scores its owner 1 additional point":
-  joined to the stone's tile through a chain of placed tiles, each consecutive pair sharing a
-  sea corner (decisions 3 and 11), as the Journey rune reads "connected by ocean".
+- Water (Laguz): the same placement on the tile marked with the Water symbol; "any viking on a tile
+  that is connected by ocean to the Water rune stone scores its owner 1 additional point": joined to
+  the stone's tile through a chain of placed tiles, each consecutive pair sharing a sea corner
+  (decisions 3 and 11 in this package's README), as the Journey rune reads "connected by ocean".
 - Friendship (Gyfu): whenever a Friendship tile is added, "the players must place a Friendship
   rune stone on it". "Each tile with a Friendship rune stone is considered separately. Whichever
   player has the most vikings on tiles adjacent to the Friendship rune stone scores 2 points. If
@@ -19,8 +19,8 @@ Rule book, "Playing Fjords with the rune stones":
   supply on top of the Home rune stone. (If the player has no longhouses left in their supply
   they may not place their Home rune stone.) During scoring, any viking belonging to the player
   that is on a tile adjacent to their Home rune scores them 1 additional point."
-- General Placement Rule (decision 6): no longhouse or viking on a tile holding a rune stone,
-  except the longhouse on top of its owner's Home rune.
+- General Placement Rule (decision 6 in this package's README): no longhouse or viking on a tile
+  holding a rune stone, except the longhouse on top of its owner's Home rune.
 
 Readings where the text is silent, chosen here:
 - A Friendship stone goes on every Friendship tile in play, Epic included (4 tiles): the rule
@@ -87,7 +87,8 @@ def check_home_rune(state: FjordsState, command: PlaceTile, seat: int) -> None:
 
 
 def check_longhouse_tile(state: FjordsState, tile: Tile) -> None:
-    """Raise IllegalCommand when a rune stone will lie on the tile (decision 6)."""
+    """Raise IllegalCommand when a rune stone will lie on the tile (decision 6 in this package's
+    README)."""
     stone = stone_for_tile(state, tile)
     if stone is not None:
         raise IllegalCommand(
@@ -124,7 +125,7 @@ def rune_points(state: FjordsState, seat: int) -> dict[str, int]:
         if stone.rune == "strength":
             points["strength_rune"] += _vikings_of(state, seat, list(neighbours(position)))
         elif stone.rune == "water":
-            coast = connected_reach(state, position, "S")  # decision 11
+            coast = connected_reach(state, position, "S")  # decision 11 in this package's README
             points["water_rune"] += _vikings_of(state, seat, list(coast))
         elif stone.rune == "home" and stone.seat == seat:
             points["home_rune"] += _vikings_of(state, seat, list(neighbours(position)))

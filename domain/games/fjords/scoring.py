@@ -2,17 +2,18 @@
 the tie-break, and a Classic match's combined score.
 
 Rule book, "Winning the game": players earn 1 point for every viking they placed. A player who
-placed all their vikings scores 1 point per vacant tile they could have legally claimed with
-more vikings, if no opponent could reach it (blocked by ocean, mountains, vikings and/or
-longhouses); decision 7 fixes how "could have claimed" and "could reach" are read, and rune
-stones block tiles like pieces (decision 6). Rune stones add their points (`runes.rune_points`),
-each rune under its own name in the breakdown. Ties: the tied player who went later in turn
-order at the beginning of the Settlement Phase wins (decision 8).
+placed all their vikings scores 1 point per vacant tile they could have legally claimed with more
+vikings, if no opponent could reach it (blocked by ocean, mountains, vikings and/or longhouses);
+decision 7 in this package's README fixes how "could have claimed" and "could reach" are read, and
+rune stones block tiles like pieces (decision 6 in this package's README). Rune stones add their
+points (`runes.rune_points`), each rune under its own name in the breakdown. Ties: the tied player
+who went later in turn order at the beginning of the Settlement Phase wins (decision 8 in this
+package's README).
 
 Classic match ("Play the game three times, combining your scores across the three games"): the
-breakdown lists each game's points per rule (`game_1_vikings`, ...). The rule book has no
-tie-break for a match; this engine applies decision 8 to the final game, the one whose turn
-order is freshest, so a match always has one winner like a single game.
+breakdown lists each game's points per rule (`game_1_vikings`, ...). The rule book has no tie-break
+for a match; this engine applies decision 8 in this package's README to the final game, the one
+whose turn order is freshest, so a match always has one winner like a single game.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from domain.hexgrid import Hex
 
 
 def reachable_vacant_tiles(state: FjordsState, seat: int) -> set[Hex]:
-    """Vacant tiles `seat` could claim one after another with unlimited vikings (decision 7).
+    """Vacant tiles `seat` could claim one after another with unlimited vikings (decision 7 in this
+    package's README).
 
     From the seat's pieces, through vacant tiles connected by plains; any piece or rune stone
     blocks.
@@ -42,7 +44,8 @@ def reachable_vacant_tiles(state: FjordsState, seat: int) -> set[Hex]:
 
 
 def undisputed_tiles(state: FjordsState, seat: int) -> int:
-    """The bonus: tiles only `seat` could reach, if it placed all its vikings (decision 7).
+    """The bonus: tiles only `seat` could reach, if it placed all its vikings (decision 7 in this
+    package's README).
 
     Opponents count whatever their supply: a tile they could reach is disputed.
     """
@@ -102,12 +105,13 @@ def match_outcome(state: FjordsState) -> Outcome:
 
 
 def ranked(state: FjordsState, points: list[dict[str, int]], match: bool = False) -> Outcome:
-    """Totals, ranks and the winner, ties for the win broken by decision 8 (a match: applied
-    to its final game, `state`)."""
+    """Totals, ranks and the winner, ties for the win broken by decision 8 in this package's README
+    (a match: applied to its final game, `state`)."""
     totals = [sum(b.values()) for b in points]
     best = max(totals)
     tied = [seat for seat in settlement_order(state) if totals[seat] == best]
-    winner = tied[-1]  # decision 8: the latest in Settlement turn order among the tied
+    # Decision 8 in this package's README: the latest in Settlement turn order among the tied
+    winner = tied[-1]
     tie_break = ""
     if len(tied) > 1:
         tie_break = (

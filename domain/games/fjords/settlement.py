@@ -1,11 +1,12 @@
 """The Settlement Phase: where a viking may go, who is out, and when the phase ends.
 
-Rule book, "Taking a turn during the Settlement Phase": place a viking from your supply on a
-vacant landscape tile that is adjacent to a tile with one of your longhouses or vikings, has no
-piece on it, contains plains, and is connected to that adjacent piece of yours by plains.
-Two adjacent tiles are connected by plains when one of their two shared corners is P
-(decision 3). No viking goes on a tile holding a rune stone (decision 6). A player who cannot
-place a viking is out and skipped from then on; the phase ends when all players are out.
+Rule book, "Taking a turn during the Settlement Phase": place a viking from your supply on a vacant
+landscape tile that is adjacent to a tile with one of your longhouses or vikings, has no piece on
+it, contains plains, and is connected to that adjacent piece of yours by plains. Two adjacent tiles
+are connected by plains when one of their two shared corners is P (decision 3 in this package's
+README). No viking goes on a tile holding a rune stone (decision 6 in this package's README). A
+player who cannot place a viking is out and skipped from then on; the phase ends when all players
+are out.
 
 With the Journey, Horse or Wisdom runes a player may place a viking another way instead of a
 normal turn (`rune_moves`); a player who can still do that is not out.

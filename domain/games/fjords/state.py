@@ -1,11 +1,11 @@
 """The Fjords game state: a mutable value owned by the fold (see domain/engine.py).
 
 Pieces carry their owner seat and their colour, so the Epic variant (two colours per player,
-decision 9) fits without a new model; `Supply` is kept per seat and colour for the same reason.
-Rune stones lie beside the pieces (`rune_stones`, by position: a tile's, or for Wisdom an empty
-space's). Tiles, pieces and stones on the board are immutable, so copies and replays share them:
-a tile on the board is the `TilePlaced` event that put it there, and each `Supply` holds the
-piece its placements put down, so replay builds nothing per placed tile or piece.
+decision 9 in this package's README) fits without a new model; `Supply` is kept per seat and colour
+for the same reason. Rune stones lie beside the pieces (`rune_stones`, by position: a tile's, or for
+Wisdom an empty space's). Tiles, pieces and stones on the board are immutable, so copies and replays
+share them: a tile on the board is the `TilePlaced` event that put it there, and each `Supply` holds
+the piece its placements put down, so replay builds nothing per placed tile or piece.
 
 A Classic match keeps its finished games in `earlier_games` (their final states), so the
 combined score is computed from the events like any other score.
@@ -24,7 +24,8 @@ from domain.hexgrid import Hex
 COLOURS: tuple[str, ...] = ("white", "yellow", "purple", "black")
 VIKINGS_PER_COLOUR = 20
 LONGHOUSES_PER_COLOUR = 4
-EPIC_SECOND_COLOUR = (10, 2)  # vikings, longhouses (rule book, Epic variant; decision 9)
+# Vikings and longhouses (rule book, Epic variant; decision 9 in this package's README).
+EPIC_SECOND_COLOUR = (10, 2)
 
 
 # A tile on the board: which tile, how it is turned (`rotation`), and its `corners` as they now
@@ -125,7 +126,8 @@ class FjordsState:
         return rune in self.runes_held[seat]
 
     def is_vacant(self, position: Hex) -> bool:
-        """A placed tile with no piece and no rune stone on it (decision 6)."""
+        """A placed tile with no piece and no rune stone on it (decision 6 in this package's
+        README)."""
         return (
             position in self.board
             and position not in self.pieces
@@ -151,7 +153,7 @@ class FjordsState:
 
 def starting_supplies(colours: list[list[str]]) -> list[list[Supply]]:
     """Each seat's pieces at setup: 20 vikings and 4 longhouses of its main colour (rule book);
-    Epic: 10 vikings and 2 longhouses of its second colour (decision 9)."""
+    Epic: 10 vikings and 2 longhouses of its second colour (decision 9 in this package's README)."""
     # Plain loops, not nested comprehensions (a function call each before Python 3.12): every
     # replayed GameStarted builds these.
     supplies = []

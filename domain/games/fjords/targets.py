@@ -1,10 +1,10 @@
 """Where a viking may land: how tiles connect, and the checks every viking placement shares.
 
-Decision 3: two adjacent tiles are "connected by plains" when one of their two shared corners is
-P; likewise by ocean (S) and by mountains (M). Tiles that fit agree on shared corners, so one
-tile's side tells. Every viking, placed normally or with a rune stone, goes on a placed tile
-with no piece on it ("there may only ever be 1 piece on a tile"), no rune stone (General
-Placement Rule; decision 6) and plains ("contain plains").
+Decision 3 in this package's README: two adjacent tiles are "connected by plains" when one of their
+two shared corners is P; likewise by ocean (S) and by mountains (M). Tiles that fit agree on shared
+corners, so one tile's side tells. Every viking, placed normally or with a rune stone, goes on a
+placed tile with no piece on it ("there may only ever be 1 piece on a tile"), no rune stone (General
+Placement Rule; decision 6 in this package's README) and plains ("contain plains").
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from domain.hexgrid import SIDE_OFFSETS, Hex
 
 @cache
 def terrain_sides(corners: str, terrain: str) -> int:
-    """Sides (a bit per side) with `terrain` at one of their two corners (decision 3)."""
+    """Sides (a bit per side) with `terrain` at one of their two corners (decision 3 in this
+    package's README)."""
     mask = 0
     for side in range(6):
         if terrain in (corners[side], corners[(side + 1) % 6]):
@@ -62,7 +63,8 @@ def connected_reach(
 
 
 def plains_neighbours(state: FjordsState, position: Hex) -> list[Hex]:
-    """Placed tiles adjacent to `position` and connected to it by plains (decision 3)."""
+    """Placed tiles adjacent to `position` and connected to it by plains (decision 3 in this
+    package's README)."""
     return connected_neighbours(state, position, "P")
 
 

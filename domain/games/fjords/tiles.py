@@ -1,6 +1,6 @@
 """Fjords tiles: the corner model and the tile set loaded from a data file.
 
-A tile shows terrain on its six corners (games/fjords.md, "Tile geometry"): M mountain,
+A tile shows terrain on its six corners (this package's README, Data provenance): M mountain,
 P plains, S sea, listed clockwise from the top corner N, NE, SE, S, SW, NW. Turning a tile 60
 degrees clockwise turns its corner string right by one (`domain.hexgrid.rotate_corners`).
 
@@ -59,7 +59,8 @@ class Orientation:
     rotation: int
     corners: str
     code: int  # corner_code(corners)
-    land_regions: tuple[int, ...]  # corner masks, one per land region (decision 1)
+    # Corner masks, one per land region (decision 1 in this package's README).
+    land_regions: tuple[int, ...]
     has_plains: bool
 
 
@@ -72,13 +73,15 @@ class Tile:
     mark: str | None = None
     symbol: str | None = None
     label: str | None = None
-    # Land regions as corner masks at rotation 0; by decision 1 all land corners form one.
+    # Land regions as corner masks at rotation 0; by decision 1 in this package's README all land
+    # corners form one.
     land_regions: tuple[int, ...] = ()
     orientations: tuple[Orientation, ...] = field(default=(), compare=False)
 
     @property
     def has_plains(self) -> bool:
-        """A tile "contains plains" when one of its corners is P (decision 3)."""
+        """A tile "contains plains" when one of its corners is P (decision 3 in this package's
+        README)."""
         return "P" in self.corners
 
     def orientation(self, rotation: int) -> Orientation:
@@ -93,7 +96,7 @@ class Tile:
 
 @dataclass(frozen=True, slots=True)
 class StartingTile:
-    """A starting tile and where the setup puts it (games/fjords.md, "Starting layout")."""
+    """A starting tile and where the setup puts it (the 2005 rule book's picture)."""
 
     tile: Tile
     position: Hex

@@ -1,12 +1,12 @@
 """The game's options: variants, rune stones, the suggested presets, and what each changes at
 setup (who plays which colours, which tiles go in the bag, which rune stones players hold).
 
-Rule book, "The Epic 2-player variant": 2 players use all the tiles; each takes 20 vikings and
-4 longhouses of one colour and 10 vikings and 2 longhouses of another, both their own (decision
-9); "when using particular rune stones variants only use runes of one colour per player".
-"The Classic variant": 2 players only, no rune stones, three games a match (decision 10).
-"Playing Fjords with the rune stones": any number of rune stones may be combined; the rule book
-suggests a progression of seven games (`PRESETS`).
+Rule book, "The Epic 2-player variant": 2 players use all the tiles; each takes 20 vikings and 4
+longhouses of one colour and 10 vikings and 2 longhouses of another, both their own (decision 9 in
+this package's README); "when using particular rune stones variants only use runes of one colour per
+player". "The Classic variant": 2 players only, no rune stones, three games a match (decision 10 in
+this package's README). "Playing Fjords with the rune stones": any number of rune stones may be
+combined; the rule book suggests a progression of seven games (`PRESETS`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from domain.games.fjords.tiles import TileSet
 
 VARIANTS = ("base", "epic", "classic")
 TWO_PLAYER_VARIANTS = ("epic", "classic")
-# Epic (decision 9): each seat's main colour, then its second colour.
+# Epic (decision 9 in this package's README): each seat's main colour, then its second colour.
 EPIC_COLOURS = (("white", "purple"), ("yellow", "black"))
 # Rune stones each player starts with in their supply (rule book: Journey, Horse, Wisdom and
 # Home, "Each player starts with 1 ... rune stone"); the others lie beside the table.
@@ -175,7 +175,8 @@ def _checked_runes(runes: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def seat_colours(options: GameOptions) -> list[list[str]]:
-    """Each seat's colours, main colour first (Epic: two each, decision 9)."""
+    """Each seat's colours, main colour first (Epic: two each, decision 9 in this package's
+    README)."""
     if options.variant == "epic":
         return [list(pair) for pair in EPIC_COLOURS]
     return [[COLOURS[seat]] for seat in range(options.players)]

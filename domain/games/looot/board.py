@@ -1,8 +1,8 @@
 """The main board: landscape faces, the ocean board and the trophy board joined into one.
 
-The pictures and the per-player-count layouts are data (layouts.json, from
-/work/shared/games/looot.md "Main board"); how the faces join is this project's choice
-(decision 1 of the package docstring). A board never changes during play: states share it.
+The pictures and the per-player-count layouts are data (layouts.json, from the component data;
+this package's README, Data provenance); how the faces join is this project's choice
+(decision 1 in this package's README). A board never changes during play: states share it.
 """
 
 from __future__ import annotations

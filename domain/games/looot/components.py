@@ -1,7 +1,7 @@
 """Looot's components: tiles, Longships, construction sites, Trophies and scoring values.
 
-Source for every figure here: /work/shared/games/looot.md (Components, Longships,
-Construction sites, Trophies, Scoring); the per-card data lives in the JSON files beside this
+Source for every figure here: the component data (this package's README, Data provenance);
+the per-card data lives in the JSON files beside this
 module and is read once at import.
 """
 

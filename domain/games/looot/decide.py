@@ -1,8 +1,8 @@
 """Checking a command against the rules and turning it into events.
 
 This is the only place that validates. Each broken rule has one stable `looot.` code.
-Rule sources: the rules summary (/work/shared/rules/002_e0ff2b433ba8fc6f.txt) and
-/work/shared/games/looot.md, whose "rule points that summaries get wrong" win.
+Rule sources: the rules summary, and the rule points of this package's README (Rules), which
+win where they differ.
 """
 
 from __future__ import annotations
@@ -95,8 +95,8 @@ def _refuse_pending(state: LoootState) -> NoReturn:
 
 
 def may_place_second_viking(state: LoootState, turn: Turn) -> bool:
-    """Decision 6: the second-Viking Shield comes after the first Viking's tiles are placed
-    and before a Longship or Trophy is taken (those are end-of-turn actions)."""
+    """Decision 6 in this package's README: the second-Viking Shield comes after the first Viking's
+    tiles are placed and before a Longship or Trophy is taken (those are end-of-turn actions)."""
     player = state.players[turn.seat]
     return (
         step(state) == "end_of_turn"
@@ -138,7 +138,8 @@ def _place_viking(state: LoootState, turn: Turn, command: PlaceViking) -> list[E
 
 
 def _check_viking_timing(state: LoootState, turn: Turn, command: PlaceViking) -> None:
-    """Decision 6 (see `may_place_second_viking`); a third Viking fails the Shield check."""
+    """Decision 6 in this package's README (see `may_place_second_viking`); a third Viking fails the
+    Shield check."""
     current = step(state)
     if current == "place_tiles":
         _refuse_pending(state)
@@ -172,7 +173,7 @@ def _shields_spent(command: PlaceViking) -> tuple[Shield, ...]:
 
 
 def _check_landing(state: LoootState, seat: int, command: PlaceViking) -> None:
-    """An unoccupied resource space (looot.md) next to a Viking or a Longship (summary)."""
+    """An unoccupied resource space (README, Rules) next to a Viking or a Longship (summary)."""
     space = command.space
     terrain = state.board.land.get(space)
     if terrain is None:
@@ -245,7 +246,8 @@ def _completion_events(player: PlayerState, seat: int) -> list[Event]:
 
 
 def _place_tile(state: LoootState, turn: Turn, command: PlaceTile) -> list[Event]:
-    """Decision 4: one gained tile onto a free Fjord space; what no longer fits is lost."""
+    """Decision 4 in this package's README: one gained tile onto a free Fjord space; what no longer
+    fits is lost."""
     if not turn.pending:
         raise IllegalCommand(
             "looot.tile.none_pending", "You have no gained tile waiting for your Fjord."
@@ -276,7 +278,7 @@ def _place_tile(state: LoootState, turn: Turn, command: PlaceTile) -> list[Event
 def _take_longship(
     state: LoootState, turn: Turn, command: TakeLongship, chance: Chance
 ) -> list[Event]:
-    """looot.md: at most one per turn, at its end, onto a free Fjord space; the ocean slot is
+    """README, Rules: at most one per turn, at its end, onto a free Fjord space; the ocean slot is
     refilled from the bag (left empty once the bag is empty)."""
     if turn.longship_taken:
         raise IllegalCommand("looot.longship.one_per_turn", "At most one Longship per turn.")
@@ -308,7 +310,8 @@ def _take_longship(
 
 
 def _claim_trophy(state: LoootState, turn: Turn, command: ClaimTrophy) -> list[Event]:
-    """Decision 11: any free Trophy whose Axes the player has, not only the highest."""
+    """Decision 11 in this package's README: any free Trophy whose Axes the player has, not only the
+    highest."""
     player = state.players[turn.seat]
     if player.trophy is not None:
         raise IllegalCommand(
@@ -342,7 +345,8 @@ def _claim_trophy(state: LoootState, turn: Turn, command: ClaimTrophy) -> list[E
 
 
 def next_seat(state: LoootState, seat: int) -> int | None:
-    """Decision 12: the next seat in increasing order that has Vikings left, or None.
+    """Decision 12 in this package's README: the next seat in increasing order that has Vikings
+    left, or None.
 
     Players out of Vikings are skipped, so a player who used the second-Viking Shield stops
     a turn early and everyone still places 13 Vikings (rules summary, "Game End").

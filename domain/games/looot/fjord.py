@@ -1,6 +1,6 @@
 """A player's Fjord: its spaces, and what its tiles complete.
 
-Geometry from fjord.json (/work/shared/games/looot.md "Personal board (Fjord)"): 34 tile
+Geometry from fjord.json (this package's README, Data provenance): 34 tile
 spaces; the Port, Altar and Jarl Palace are printed on it. A construction site or Longship
 needs the listed items on the hexes around it, in any arrangement, and one tile may serve
 several of them (rules summary: "Resources adjacent to multiple Longships will satisfy all
@@ -70,7 +70,8 @@ def axes(player: PlayerState) -> int:
 
 
 def newly_completed(player: PlayerState) -> tuple[list[Site], list[int]]:
-    """Decision 8: the sites and Longships whose needs are met but are not flipped yet.
+    """Decision 8 in this package's README: the sites and Longships whose needs are met but are not
+    flipped yet.
 
     The rules say a player "may flip" them; flipping never costs anything, so it happens as
     soon as the needs are met, including for a Longship put where its needs already are.

@@ -1,6 +1,6 @@
 """Final scores, with one breakdown entry per scoring rule, and the ranking.
 
-Source: the rules summary ("Game End") and /work/shared/games/looot.md ("Scoring"):
+Source: the rules summary ("Game End") and this package's README (Rules, Scoring):
 for each type, (base value + bonuses of the player's filled Longships of that type) x the
 player's tiles of that type; plus completed construction sites and the Trophy; minus 5 per
 unfilled Longship. Ties: the highest Trophy wins; otherwise the victory is shared.
@@ -51,7 +51,8 @@ def trophy_points(player: PlayerState) -> int:
 
 
 def rank_key(total: int, player: PlayerState) -> tuple[int, int]:
-    """Decision 14: players rank by points, then by Trophy; equal on both share a rank.
+    """Decision 14 in this package's README: players rank by points, then by Trophy; equal on both
+    share a rank.
 
     The tie-break of the rules ("the player with the highest valued Trophy wins"; "if
     neither hold a Trophy, share the victory") is applied to every place, not only the first.

@@ -57,7 +57,8 @@ def as_looot_config(config: GameConfig) -> LoootConfig:
 
 
 def draw_faces(players: int, draws: _Draws) -> tuple[int, ...]:
-    """Decision 1: `players` of the landscape boards, drawn at random, each a random side up.
+    """`players` of the landscape boards, drawn at random, each a random side up (decision 1 in
+    this package's README).
 
     Slot by slot, a board is drawn among those left (sorted), then its side.
     """
@@ -70,10 +71,11 @@ def draw_faces(players: int, draws: _Draws) -> tuple[int, ...]:
 
 
 def deal_sites(players: int, draws: _Draws) -> tuple[FjordSites, ...]:
-    """Decision 3: each player gets one Port, one Altar and one Jarl Palace card, at random.
+    """Each player gets one Port, one Altar and one Jarl Palace card, at random (decision 3 in
+    this package's README).
 
-    looot.md lists 5 cards of each kind and one printed space of each kind per Fjord. Seat by
-    seat, each kind is drawn among the cards of that kind left (sorted by number).
+    The component data lists 5 cards of each kind and one printed space of each kind per Fjord. Seat
+    by seat, each kind is drawn among the cards of that kind left (sorted by number).
     """
     left = {site: [card.card for card in SITE_CARDS[site]] for site in SITES}
     hands = []
@@ -84,8 +86,8 @@ def deal_sites(players: int, draws: _Draws) -> tuple[FjordSites, ...]:
 
 
 def draw_first_seat(players: int, draws: _Draws) -> int:
-    """Decision 2: the first player is drawn at random (the book's "furthest north" is not
-    something a server can know)."""
+    """The first player is drawn at random (decision 2 in this package's README): the book's
+    "furthest north" is not something a server can know."""
     return draws.below(players)
 
 

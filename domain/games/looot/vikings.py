@@ -1,8 +1,7 @@
 """Vikings on the main board: where one may go, and the buildings it captures.
 
-Sources: the rules summary (/work/shared/rules/002_e0ff2b433ba8fc6f.txt, "Place a Viking",
-"Capture a Building") and /work/shared/games/looot.md ("Rule points that summaries get
-wrong", which override the summary).
+Sources: the rules summary ("Place a Viking", "Capture a Building") and the rule points of this
+package's README (Rules), which override the summary.
 """
 
 from __future__ import annotations
@@ -18,8 +17,8 @@ from domain.games.looot.state import LoootState
 def anchor_spaces(state: LoootState) -> set[Hex]:
     """Land spaces next to a Viking or to a Longship: where Vikings may land.
 
-    Decision 13: an ocean slot left empty (the bag ran out) is no Longship, so it anchors
-    nothing.
+    Decision 13 in this package's README: an ocean slot left empty (the bag ran out) is no
+    Longship, so it anchors nothing.
     """
     board = state.board
     anchors: set[Hex] = set()
@@ -32,7 +31,8 @@ def anchor_spaces(state: LoootState) -> set[Hex]:
 
 
 def may_share(occupants: tuple[int, ...], seat: int) -> bool:
-    """Decision 5: the occupied-space Shield needs an opponent there and none of one's own.
+    """The occupied-space Shield needs an opponent there and none of one's own (decision 5 in
+    this package's README).
 
     The Shield lifts only "unoccupied" (rules summary: "play your Viking on the same space as
     an opponent"); the space must still be next to another Viking or a Longship, and a space
@@ -44,7 +44,7 @@ def may_share(occupants: tuple[int, ...], seat: int) -> bool:
 def landing_spaces(state: LoootState, seat: int) -> tuple[list[Hex], list[Hex]]:
     """The resource spaces a Viking of `seat` may go to: (free ones, ones to share), sorted.
 
-    A Viking goes only on a resource space (looot.md: "never on building spaces"), unoccupied,
+    A Viking goes only on a resource space (README, Rules: "never on building spaces"), unoccupied,
     next to any Viking or to a Longship (rules summary, "Place a Viking").
     """
     free: list[Hex] = []
@@ -108,9 +108,10 @@ def _buildings_touching(state: LoootState, group: set[Hex], kind: str) -> list[H
 
 
 def watchtower_links(state: LoootState, seat: int, group: set[Hex]) -> list[tuple[Hex, Hex]]:
-    """Decision 9: the Watchtower pairs the group links that `seat` was never paid for.
+    """The Watchtower pairs the group links that `seat` was never paid for (decision 9 in this
+    package's README).
 
-    looot.md: "linking a new pair of towers by a route of the player's own Vikings takes one
+    README, Rules: "linking a new pair of towers by a route of the player's own Vikings takes one
     tile from each of the two towers (2 tiles); each pair pays once". The pairs are counted
     per player; a pair pays what its two stacks still hold, and is paid even when they are
     empty. A single Viking touching both towers is a route.
@@ -121,9 +122,10 @@ def watchtower_links(state: LoootState, seat: int, group: set[Hex]) -> list[tupl
 
 
 def castle_tiles_owed(state: LoootState, seat: int, group: set[Hex]) -> dict[Hex, int]:
-    """Decision 10: per Castle the group touches, the tiles it owes `seat` now.
+    """Per Castle the group touches, the tiles it owes `seat` now (decision 10 in this package's
+    README).
 
-    looot.md: "a group of the player's own Vikings touching the castle of size >= 4 / 8 / 12
+    README, Rules: "a group of the player's own Vikings touching the castle of size >= 4 / 8 / 12
     takes the 1st / 2nd / 3rd tile". Counted per player and Castle: a group of size n earns
     min(n // 4, 3) tiles in all from that Castle, less those the player already took there
     (so a second, separate group of 4 earns nothing more); the stack limits what is paid.

@@ -1,5 +1,6 @@
-"""The Classic variant (rule book, "The Classic variant"; decision 10): draw and place, set-aside
-tiles face up, the end of Exploration after the final draw, and a match of three games.
+"""The Classic variant (rule book, "The Classic variant"; decision 10 in the Fjords README): draw
+and place, set-aside tiles face up, the end of Exploration after the final draw, and a match of
+three games.
 
 On an all-plains board an all-plains tile fits and an all-mountain tile never does (its
 corners cannot match plains), so scenarios choose placeable and unplaceable tiles by shape.

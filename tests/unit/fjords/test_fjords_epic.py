@@ -1,4 +1,5 @@
-"""The Epic 2-player variant (rule book, "The Epic 2-player variant"; decision 9): all tiles, two
+"""The Epic 2-player variant (rule book, "The Epic 2-player variant"; decision 9 in the Fjords
+README): all tiles, two
 colours per player (20 vikings + 4 longhouses, 10 + 2), both the player's own, pieces keeping
 their colour, rune stones of one colour per player."""
 

@@ -1,6 +1,6 @@
 """Exploration Phase rules (rule book, "Taking a turn during the Exploration Phase").
 
-Boards are hand-built (fjords_helpers); the starting layout is the one of games/fjords.md:
+Boards are hand-built (fjords_helpers); the starting layout is the one of the Fjords README:
 A = PSPPMM at (0,0), B = MPPPPP at (-1,1), C = PPPPPP at (0,1).
 """
 

@@ -1,5 +1,5 @@
 """Rune stones used instead of a normal Settlement turn: Journey, Horse and Wisdom (rule book,
-"Playing Fjords with the rune stones"; decision 5 for Journey and Horse)."""
+"Playing Fjords with the rune stones"; decision 5 in the Fjords README for Journey and Horse)."""
 
 from __future__ import annotations
 
@@ -98,7 +98,8 @@ def test_a_journey_passes_occupied_tiles_but_lands_on_a_vacant_one_without_a_sto
     table = chain_table(
         "S", "journey", vikings={(1, 0): RIVAL, (2, 0): RIVAL}, stones={(3, 0): "friendship"}
     )
-    # Then the occupied tiles cannot be targets but may be passed over (decision 5)
+    # Then the occupied tiles cannot be targets but may be passed over (decision 5 in the Fjords
+    # README)
     assert refusal(table, UseJourneyRune(0, 0, 1, 0)).code == "fjords.viking.tile_occupied"
     assert refusal(table, UseJourneyRune(0, 0, 3, 0)).code == "fjords.viking.rune_stone_tile"
     assert travel_targets(table, UseJourneyRune) == set()
@@ -222,7 +223,7 @@ def test_wisdom_next_to_two_tiles_where_only_the_target_has_plains_facing_it() -
 
 
 def test_plains_on_half_an_edge_face_the_space() -> None:
-    # Given one plains corner on each facing edge (decision 3's reading of a side)
+    # Given one plains corner on each facing edge (decision 3 in the Fjords README reads a side so)
     table = wisdom_table(Landscape().paint(A, "NE", "M").paint(B, "NW", "S"))
     assert wisdom_uses(table) == [UseWisdomRune(*X, *B)]
 

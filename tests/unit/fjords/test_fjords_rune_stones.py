@@ -1,6 +1,6 @@
 """Rune stones placed in the Exploration Phase and the points they score: Strength, Water,
 Friendship and Home (rule book, "Playing Fjords with the rune stones"), and the General
-Placement Rule (decision 6)."""
+Placement Rule (decision 6 in the Fjords README)."""
 
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def test_the_water_stone_goes_on_the_water_tile_and_blocks_longhouses() -> None:
     # Given the Water rune and the Water tile in the row
     table = build_table(COAST_SLOT, runes=["water"], row=["PPSSSS water"])
     tile = table.ids["row0"]
-    # Then no placement of it is listed with a longhouse (decision 6)
+    # Then no placement of it is listed with a longhouse (decision 6 in the Fjords README)
     listed = [c for c in table.game.legal_commands(table.state, 0) if isinstance(c, PlaceTile)]
     assert listed and not any(c.longhouse for c in listed)
     error = refusal(table, PlaceTile(tile, 1, -1, 4, longhouse=True))
@@ -135,8 +135,8 @@ def test_the_water_point_follows_the_coastline_through_a_chain_of_tiles() -> Non
     vikings = {(3, 0): 0, (-3, 0): 1}
     board = landscape.board([(q, 0) for q in range(-3, 4)])
     scores = rune_scores(vikings, {(0, 0): "water"}, board=board)
-    # Then the viking three tiles along the coast scores (decision 11), the one beyond the
-    # land break does not
+    # Then the viking three tiles along the coast scores (decision 11 in the Fjords README), the
+    # one beyond the land break does not
     assert [s["water_rune"] for s in scores] == [1, 0]
 
 

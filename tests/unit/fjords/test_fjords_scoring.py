@@ -1,4 +1,4 @@
-"""Scoring (rule book, "Winning the game"; decisions 7 and 8)."""
+"""Scoring (rule book, "Winning the game"; decisions 7 and 8 in the Fjords README)."""
 
 from __future__ import annotations
 
@@ -62,8 +62,8 @@ def test_undisputed_tiles_score_for_a_player_who_placed_all_vikings() -> None:
     )
     result = table.game.outcome(table.state)
     assert result is not None
-    # Then white scores 20 + 3: the tiles reached only by white, not the disputed one (decision
-    # 7: yellow's reach counts whatever its supply), nor the one behind the ridge
+    # Then white scores 20 + 3: the tiles reached only by white, not the disputed one (decision 7 in
+    # the Fjords README: yellow's reach counts whatever its supply), nor the one behind the ridge
     assert result.scores[0].breakdown == {"vikings": 20, "undisputed_tiles": 3}
     # And yellow, with vikings left, gets no bonus for (10,1)
     assert result.scores[1].breakdown == {"vikings": 0, "undisputed_tiles": 0}

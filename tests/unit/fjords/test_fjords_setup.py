@@ -1,4 +1,4 @@
-"""Setting up a game (rule book, "Setting up the game"; games/fjords.md, components)."""
+"""Setting up a game (rule book, "Setting up the game"; the Fjords README, Data provenance)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The tile data: the shipped provisional set keeps the facts of games/fjords.md, the file format
+"""The tile data: the shipped provisional set keeps the facts of the Fjords README, the file format
 is checked on load, and random games place nearly all tiles."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from domain.games.fjords import GAME, FjordsGame
 from domain.games.fjords.tiles import TileSet, TileSetError, make_tile, parse_tile_set
 from domain.hexgrid import rotate_corners
 
-SHAPES = [  # games/fjords.md: the 19 shapes, up to rotation
+SHAPES = [  # the Fjords README: the 19 shapes of the 2005 game, up to rotation
     "MMMMMM",
     "MMMMPP",
     "MMMPPP",
@@ -130,7 +130,7 @@ def test_listed_regions_split_a_tiles_land_for_the_landmass_rule() -> None:
     # the board and its N plains touch nothing
     table = build_table(board, row=["PSSSPS"])
     tile_id = table.ids["row0"]
-    # When its land counts as one region (decision 1), the placement is legal
+    # When its land counts as one region (decision 1 in the Fjords README), the placement is legal
     decide(table.game, table.state, PlaceTile(tile_id, 1, -1, 0), 0, Chance(b"r"))
     # But when the data lists the two plains corners as separate regions, N is an island
     split = make_tile(tile_id, "PSSSPS", regions=[[0], [4]])

@@ -6,7 +6,7 @@ through `cell`. Two facts make the pictures easy to read:
 - in one row, each hex touches the hexes left and right of it;
 - a hex touches the hexes above and below it in its column; rows 0 and 2 never touch.
 
-Fjord spaces are named by the printed (x, y) of /work/shared/games/looot.md through the same
+Fjord spaces are named by the printed (x, y) of the component data through the same
 `cell`. The "given" part of a scenario may arrange the table directly (Vikings on spaces,
 tiles on a Fjord, tiles just gained); the "when" part always goes through `decide`.
 """
@@ -35,7 +35,7 @@ SEED = bytes(range(32))
 
 
 def longship_id(boosts: str, bonus: int, needs: str) -> int:
-    """The id of the Longship card of looot.md with this type, bonus and needs (letters)."""
+    """The id of the Longship card (longships.json) with this type, bonus and needs (letters)."""
     letters = {"X": "axe", "W": "wood", "S": "sheep", "G": "gold"}
     wanted = tuple(letters[letter] for letter in needs)
     (found,) = [

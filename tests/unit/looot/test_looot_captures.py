@@ -1,10 +1,9 @@
 """Capturing buildings: Houses, Watchtower pairs and Castle groups.
 
-Rules summary (002_e0ff2b433ba8fc6f.txt) "Capture a Building", with the corrections of
-looot.md "Rule points that summaries get wrong": a House pays one tile from each adjacent
-stack; a new pair of Watchtowers linked by the player's own Vikings pays one tile from each
-of the two (each pair once); a group of 4 / 8 / 12 own Vikings touching a Castle takes its
-1st / 2nd / 3rd tile. Building stacks start at 2 / 2 / 3 tiles.
+Rules summary "Capture a Building", with the corrections of the Looot README (Rules): a House pays
+one tile from each adjacent stack; a new pair of Watchtowers linked by the player's own Vikings pays
+one tile from each of the two (each pair once); a group of 4 / 8 / 12 own Vikings touching a Castle
+takes its 1st / 2nd / 3rd tile. Building stacks start at 2 / 2 / 3 tiles.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The Fjord: construction sites, Longships, Trophies, and a full Fjord.
 
-Rules summary (002_e0ff2b433ba8fc6f.txt): "Complete a Construction Site", "Select a
-Longship", "Claim a Trophy"; looot.md: the Fjord's spaces, the site and Longship cards, "At
+Rules summary: "Complete a Construction Site", "Select a
+Longship", "Claim a Trophy"; the Looot README: the Fjord's spaces, the site and Longship cards, "At
 most one Longship taken per turn, at the end of the turn; refill the ocean from the bag",
 "when the Fjord is full further tiles are lost". Fjord spaces are printed (x, y); the scenario
 boards give every seat the first card of each site: Port HHS (5), Altar HHTX (7), Jarl

@@ -1,8 +1,8 @@
 """Placing Vikings, the turn's steps, the three Shields and the end of the game.
 
-Rules summary (002_e0ff2b433ba8fc6f.txt): "Place a Viking", "Use a Shield", "Game End";
-looot.md: "Vikings go only on unoccupied resource spaces, never on building spaces" and the
-Shields under "Rule points that summaries get wrong".
+Rules summary: "Place a Viking", "Use a Shield", "Game End";
+the Looot README (Rules): "Vikings go only on unoccupied resource spaces, never on building
+spaces", and the Shields.
 """
 
 from __future__ import annotations

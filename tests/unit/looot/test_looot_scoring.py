@@ -1,6 +1,6 @@
 """Final scoring and the tie-break.
 
-Rules summary (002_e0ff2b433ba8fc6f.txt) "Game End" and looot.md "Scoring": per type,
+Rules summary "Game End" and the Looot README (Rules, Scoring): per type,
 (base + bonuses of the player's filled Longships of that type) x tiles of that type, with
 base values Wood 1, Sheep 1, Gold 2, House 1, Watchtower 2, Castle 4, Axe 0; completed sites
 score their value, the Trophy its value, each unfilled Longship -5. Ties: the highest Trophy

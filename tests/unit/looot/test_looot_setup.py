@@ -1,6 +1,6 @@
 """Setting up the table, and the component data it is built from.
 
-Facts from /work/shared/games/looot.md: 8 faces of 25 hexes (20 resources: 6 Axe, 6 Wood,
+Facts from the Looot README (Data provenance): 8 faces of 25 hexes (20 resources: 6 Axe, 6 Wood,
 5 Sheep, 3 Gold; 5 buildings); building stacks of 2 / 2 / 3; 43 building tiles (18 House,
 16 Watchtower, 9 Castle); 30 Longships; 15 construction sites; a 34-space Fjord; 13 Vikings
 and 3 Shields each; the market holds 5 Longships from the bag.
