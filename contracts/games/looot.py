@@ -36,7 +36,7 @@ class LoootConfig(GameConfig, frozen=True):
 # --- Commands: each choice a player makes is one command ---------------------------------
 
 
-class PlaceViking(Command, frozen=True):
+class LoootPlaceViking(Command, frozen=True, tag="PlaceViking"):
     """Put a Viking on a resource space; each flag spends that Shield (once per game each).
 
     `second_viking`: this is the turn's second Viking. `occupied_space`: the space holds an
@@ -49,7 +49,7 @@ class PlaceViking(Command, frozen=True):
     double_resource: bool = False
 
 
-class PlaceTile(Command, frozen=True):
+class LoootPlaceTile(Command, frozen=True, tag="PlaceTile"):
     """Put one gained tile on a free space of your Fjord (it never moves again)."""
 
     tile: Tile
@@ -73,7 +73,7 @@ class EndTurn(Command, frozen=True):
     """Finish the turn; play passes to the next player who has Vikings left."""
 
 
-LoootCommand = PlaceViking | PlaceTile | TakeLongship | ClaimTrophy | EndTurn
+LoootCommand = LoootPlaceViking | LoootPlaceTile | TakeLongship | ClaimTrophy | EndTurn
 
 
 # --- Events ----------------------------------------------------------------------------
@@ -108,7 +108,7 @@ class LongshipDrawn(Event, frozen=True):
     draw: int
 
 
-class VikingPlaced(Event, frozen=True):
+class LoootVikingPlaced(Event, frozen=True, tag="VikingPlaced"):
     """A Viking went on `space`; the resource tiles gained await their Fjord spaces."""
 
     seat: int
@@ -141,7 +141,7 @@ class CastleTaken(Event, frozen=True):
     group_size: int
 
 
-class TilePlaced(Event, frozen=True):
+class LoootTilePlaced(Event, frozen=True, tag="TilePlaced"):
     """A gained tile was put on the seat's Fjord."""
 
     seat: int
@@ -198,11 +198,11 @@ class TurnEnded(Event, frozen=True):
 LoootEvent = (
     GameSetUp
     | LongshipDrawn
-    | VikingPlaced
+    | LoootVikingPlaced
     | HouseTaken
     | WatchtowersLinked
     | CastleTaken
-    | TilePlaced
+    | LoootTilePlaced
     | TilesLost
     | SiteCompleted
     | LongshipTaken

@@ -17,18 +17,18 @@ from contracts.games.looot import (
     LongshipDrawn,
     LongshipFilled,
     LongshipTaken,
-    PlaceTile,
-    PlaceViking,
+    LoootPlaceTile,
+    LoootPlaceViking,
+    LoootTilePlaced,
+    LoootVikingPlaced,
     Resource,
     Shield,
     SiteCompleted,
     TakeLongship,
     Tile,
-    TilePlaced,
     TilesLost,
     TrophyClaimed,
     TurnEnded,
-    VikingPlaced,
 )
 from domain.chance import Chance
 from domain.errors import IllegalCommand
@@ -43,9 +43,9 @@ def decide(state: LoootState, command: Command, seat: int, chance: Chance) -> li
     """The events `command` from `seat` produces; raises IllegalCommand if the rules refuse."""
     turn = _current_turn(state, seat)
     match command:
-        case PlaceViking():
+        case LoootPlaceViking():
             return _place_viking(state, turn, command)
-        case PlaceTile():
+        case LoootPlaceTile():
             return _place_tile(state, turn, command)
         case TakeLongship():
             _require_end_of_turn(state)
@@ -108,7 +108,7 @@ def may_place_second_viking(state: LoootState, turn: Turn) -> bool:
     )
 
 
-def _place_viking(state: LoootState, turn: Turn, command: PlaceViking) -> list[Event]:
+def _place_viking(state: LoootState, turn: Turn, command: LoootPlaceViking) -> list[Event]:
     """Rules summary "Place a Viking" and "Use a Shield": the Viking, its resource tile(s),
     then what it captures; all of it lost at once if the Fjord is already full."""
     player = state.players[turn.seat]
@@ -125,7 +125,7 @@ def _place_viking(state: LoootState, turn: Turn, command: PlaceViking) -> list[E
     resource = RESOURCE_ON[state.board.land[command.space]]
     gained: tuple[Resource, ...] = (resource, resource) if command.double_resource else (resource,)
     events: list[Event] = [
-        VikingPlaced(seat=turn.seat, space=command.space, shields=shields, resources=gained)
+        LoootVikingPlaced(seat=turn.seat, space=command.space, shields=shields, resources=gained)
     ]
     captures = capture_events(state, turn.seat, command.space)
     events += captures
@@ -137,7 +137,7 @@ def _place_viking(state: LoootState, turn: Turn, command: PlaceViking) -> list[E
     return events
 
 
-def _check_viking_timing(state: LoootState, turn: Turn, command: PlaceViking) -> None:
+def _check_viking_timing(state: LoootState, turn: Turn, command: LoootPlaceViking) -> None:
     """Decision 6 in this package's README (see `may_place_second_viking`); a third Viking fails the
     Shield check."""
     current = step(state)
@@ -163,7 +163,7 @@ def _check_viking_timing(state: LoootState, turn: Turn, command: PlaceViking) ->
         raise IllegalCommand("looot.viking.none_left", "You have no Vikings left.")
 
 
-def _shields_spent(command: PlaceViking) -> tuple[Shield, ...]:
+def _shields_spent(command: LoootPlaceViking) -> tuple[Shield, ...]:
     flags: tuple[tuple[bool, Shield], ...] = (
         (command.second_viking, "second_viking"),
         (command.occupied_space, "occupied_space"),
@@ -172,7 +172,7 @@ def _shields_spent(command: PlaceViking) -> tuple[Shield, ...]:
     return tuple(shield for used, shield in flags if used)
 
 
-def _check_landing(state: LoootState, seat: int, command: PlaceViking) -> None:
+def _check_landing(state: LoootState, seat: int, command: LoootPlaceViking) -> None:
     """An unoccupied resource space (README, Rules) next to a Viking or a Longship (summary)."""
     space = command.space
     terrain = state.board.land.get(space)
@@ -245,7 +245,7 @@ def _completion_events(player: PlayerState, seat: int) -> list[Event]:
     return events
 
 
-def _place_tile(state: LoootState, turn: Turn, command: PlaceTile) -> list[Event]:
+def _place_tile(state: LoootState, turn: Turn, command: LoootPlaceTile) -> list[Event]:
     """Decision 4 in this package's README: one gained tile onto a free Fjord space; what no longer
     fits is lost."""
     if not turn.pending:
@@ -261,7 +261,7 @@ def _place_tile(state: LoootState, turn: Turn, command: PlaceTile) -> list[Event
         )
     player = state.players[turn.seat]
     _check_fjord_space(player, command.space)
-    placed = TilePlaced(seat=turn.seat, tile=command.tile, space=command.space)
+    placed = LoootTilePlaced(seat=turn.seat, tile=command.tile, space=command.space)
     after = player.copy()
     after.tiles[command.space] = command.tile
     events: list[Event] = [placed, *_completion_events(after, turn.seat)]

@@ -11,12 +11,12 @@ from contracts.games.looot import (
     LongshipDrawn,
     LongshipFilled,
     LongshipTaken,
+    LoootTilePlaced,
+    LoootVikingPlaced,
     SiteCompleted,
-    TilePlaced,
     TilesLost,
     TrophyClaimed,
     TurnEnded,
-    VikingPlaced,
     WatchtowersLinked,
 )
 from domain.games.looot.board import Board, assemble
@@ -71,7 +71,7 @@ def evolve(state: LoootState | None, event: Event) -> LoootState:
             state.bag.remove(longship)
             state.market[slot] = longship
             state.draws = draw + 1
-        case VikingPlaced(seat=seat, space=space, shields=shields, resources=resources):
+        case LoootVikingPlaced(seat=seat, space=space, shields=shields, resources=resources):
             player = state.players[seat]
             state.vikings[space] = (*state.vikings.get(space, ()), seat)
             player.vikings_left -= 1
@@ -91,7 +91,7 @@ def evolve(state: LoootState | None, event: Event) -> LoootState:
             tally = state.players[seat].castle_tiles
             tally[castle] = tally.get(castle, 0) + 1
             _turn(state).pending += captured_tiles(event)
-        case TilePlaced(seat=seat, tile=tile, space=space):
+        case LoootTilePlaced(seat=seat, tile=tile, space=space):
             state.players[seat].tiles[space] = tile
             _turn(state).pending.remove(tile)
         case TilesLost(seat=seat, tiles=tiles):

@@ -13,8 +13,8 @@ from contracts.games.looot import (
     ClaimTrophy,
     EndTurn,
     Hex,
-    PlaceTile,
-    PlaceViking,
+    LoootPlaceTile,
+    LoootPlaceViking,
     TakeLongship,
 )
 from domain.games.looot.components import TILES, TROPHY_POINTS
@@ -34,7 +34,7 @@ def legal_commands(state: LoootState, seat: int) -> list[Command]:
     if current == "place_tiles":
         spaces = free_spaces(player)
         return [
-            PlaceTile(tile=tile, space=space)
+            LoootPlaceTile(tile=tile, space=space)
             for tile in sorted(set(turn.pending))
             for space in spaces
         ]
@@ -71,7 +71,7 @@ def _viking_commands(state: LoootState, seat: int, *, second_viking: bool) -> li
     if "occupied_space" in shields:
         targets += [(space, True) for space in shared]
     return [
-        PlaceViking(
+        LoootPlaceViking(
             space=space,
             second_viking=second_viking,
             occupied_space=occupied,
@@ -87,12 +87,12 @@ def candidate_commands(state: LoootState, seat: int) -> list[Command]:
     hexes: set[Hex] = set(board.land) | set(board.ocean)
     hexes |= {(q + 1, r) for q, r in hexes}  # and a fringe of hexes off the board
     commands: list[Command] = [
-        PlaceViking(space=space, second_viking=a, occupied_space=b, double_resource=c)
+        LoootPlaceViking(space=space, second_viking=a, occupied_space=b, double_resource=c)
         for space in sorted(hexes)
         for a, b, c in product((False, True), repeat=3)
     ]
     fjord = sorted(set(AROUND) | {(q, r - 1) for q, r in AROUND})
-    commands += [PlaceTile(tile=tile, space=space) for tile in TILES for space in fjord]
+    commands += [LoootPlaceTile(tile=tile, space=space) for tile in TILES for space in fjord]
     commands += [
         TakeLongship(slot=slot, space=space)
         for slot in range(-1, len(state.market) + 1)

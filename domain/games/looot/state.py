@@ -5,8 +5,8 @@ independent copy. The board never changes, so copies share it.
 
 The turn is an explicit state machine (`step`):
 
-    place_viking --PlaceViking--> place_tiles (gained tiles pending) --PlaceTile...-->
-    end_of_turn: PlaceViking with the second-Viking Shield (back to place_tiles),
+    place_viking --LoootPlaceViking--> place_tiles (gained tiles pending) --LoootPlaceTile...-->
+    end_of_turn: LoootPlaceViking with the second-Viking Shield (back to place_tiles),
                  TakeLongship, ClaimTrophy, EndTurn --> the next player's place_viking
     over: every Viking is placed (`turn` is None)
 """

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from contracts.base import Command, Event
-from contracts.games.looot import FjordSites, GameSetUp, Hex, LoootConfig, PlaceTile, Tile
+from contracts.games.looot import FjordSites, GameSetUp, Hex, LoootConfig, LoootPlaceTile, Tile
 from domain.chance import Chance
 from domain.engine import decide, fold
 from domain.errors import IllegalCommand
@@ -114,7 +114,9 @@ class Table:
         """Put every pending tile on the first free spaces of the Fjord."""
         seat = self.turn.seat
         while self.turn.pending:
-            self.play(PlaceTile(tile=self.turn.pending[0], space=free_spaces(self.player(seat))[0]))
+            self.play(
+                LoootPlaceTile(tile=self.turn.pending[0], space=free_spaces(self.player(seat))[0])
+            )
         return self
 
     def next_turn(self, seat: int) -> Table:

@@ -13,8 +13,8 @@ from looot_helpers import cell, drawn_table
 from contracts.games.looot import (
     CastleTaken,
     HouseTaken,
-    PlaceViking,
-    VikingPlaced,
+    LoootPlaceViking,
+    LoootVikingPlaced,
     WatchtowersLinked,
 )
 
@@ -27,10 +27,10 @@ HOUSES = ["HXH", ".O."]
 def test_a_viking_takes_one_house_from_each_adjacent_stack() -> None:
     table = drawn_table(HOUSES, market={0: 1})
 
-    events = table.play(PlaceViking(space=cell(1)))
+    events = table.play(LoootPlaceViking(space=cell(1)))
 
     assert events == [
-        VikingPlaced(seat=0, space=cell(1), shields=(), resources=("axe",)),
+        LoootVikingPlaced(seat=0, space=cell(1), shields=(), resources=("axe",)),
         HouseTaken(seat=0, house=cell(0)),
         HouseTaken(seat=0, house=cell(2)),
     ]
@@ -42,7 +42,7 @@ def test_an_empty_house_stack_gives_nothing() -> None:
     table = drawn_table(HOUSES, market={0: 1})
     table.state.stacks[cell(0)] = 0
 
-    events = table.play(PlaceViking(space=cell(1)))
+    events = table.play(LoootPlaceViking(space=cell(1)))
 
     assert events[1:] == [HouseTaken(seat=0, house=cell(2))]
 
@@ -50,11 +50,11 @@ def test_an_empty_house_stack_gives_nothing() -> None:
 def test_a_house_must_be_next_to_the_new_viking() -> None:
     table = drawn_table(["OXXH"], market={0: 1})
 
-    far = table.play(PlaceViking(space=cell(1)))
+    far = table.play(LoootPlaceViking(space=cell(1)))
     table.settle().next_turn(1)
-    near = table.play(PlaceViking(space=cell(2)))
+    near = table.play(LoootPlaceViking(space=cell(2)))
 
-    assert far == [VikingPlaced(seat=0, space=cell(1), shields=(), resources=("axe",))]
+    assert far == [LoootVikingPlaced(seat=0, space=cell(1), shields=(), resources=("axe",))]
     assert near[1:] == [HouseTaken(seat=1, house=cell(3))]
 
 
@@ -70,7 +70,7 @@ A, B = cell(0, 1), cell(4, 1)
 def test_a_route_of_own_vikings_between_two_towers_takes_one_tile_from_each() -> None:
     table = drawn_table(TWO_ROUTES).vikings(0, cell(0), cell(1), cell(2), cell(3))
 
-    events = table.play(PlaceViking(space=cell(4)))
+    events = table.play(LoootPlaceViking(space=cell(4)))
 
     assert events[1:] == [WatchtowersLinked(seat=0, towers=(A, B), taken_from=(A, B))]
     assert table.turn.pending == ["axe", "watchtower", "watchtower"]
@@ -79,12 +79,12 @@ def test_a_route_of_own_vikings_between_two_towers_takes_one_tile_from_each() ->
 
 def test_a_second_route_between_the_same_towers_pays_nothing() -> None:
     table = drawn_table(TWO_ROUTES).vikings(0, cell(0), cell(1), cell(2), cell(3))
-    table.play(PlaceViking(space=cell(4)))
+    table.play(LoootPlaceViking(space=cell(4)))
     table.settle().next_turn(0).vikings(0, cell(0, 2), cell(1, 2), cell(2, 2))
 
-    events = table.play(PlaceViking(space=cell(3, 2)))
+    events = table.play(LoootPlaceViking(space=cell(3, 2)))
 
-    assert events == [VikingPlaced(seat=0, space=cell(3, 2), shields=(), resources=("axe",))]
+    assert events == [LoootVikingPlaced(seat=0, space=cell(3, 2), shields=(), resources=("axe",))]
     assert table.state.stacks == {A: 1, B: 1}
 
 
@@ -97,12 +97,12 @@ def test_a_tower_pays_again_for_each_new_partner_while_its_stack_lasts() -> None
     table = drawn_table(THREE_TOWERS, market={0: 1, 1: 2})
 
     # Seat 0 links T0-T2, seat 1 links T2-T4: T2's stack is then empty
-    first = table.play(PlaceViking(space=cell(1)))
+    first = table.play(LoootPlaceViking(space=cell(1)))
     table.settle().next_turn(1)
-    second = table.play(PlaceViking(space=cell(3)))
+    second = table.play(LoootPlaceViking(space=cell(3)))
     table.settle().next_turn(0)
     # Seat 0 joins seat 1's space: its own new pair T2-T4 pays only what T4 still holds
-    third = table.play(PlaceViking(space=cell(3), occupied_space=True))
+    third = table.play(LoootPlaceViking(space=cell(3), occupied_space=True))
 
     assert first[1:] == [WatchtowersLinked(seat=0, towers=(T0, T2), taken_from=(T0, T2))]
     assert second[1:] == [WatchtowersLinked(seat=1, towers=(T2, T4), taken_from=(T2, T4))]
@@ -117,7 +117,7 @@ def test_a_group_reaching_a_third_tower_links_both_new_pairs() -> None:
     table.player(0).linked_towers.add((a, b))  # paid earlier: one tile from each
     table.state.stacks.update({a: 1, b: 1})
 
-    events = table.play(PlaceViking(space=cell(6)))
+    events = table.play(LoootPlaceViking(space=cell(6)))
 
     assert sorted(events[1:], key=repr) == sorted(
         [
@@ -132,9 +132,9 @@ def test_a_group_reaching_a_third_tower_links_both_new_pairs() -> None:
 def test_another_players_vikings_do_not_complete_a_route() -> None:
     table = drawn_table(["OTXXT"], market={0: 1}).vikings(1, cell(2))
 
-    events = table.play(PlaceViking(space=cell(3)))
+    events = table.play(LoootPlaceViking(space=cell(3)))
 
-    assert events == [VikingPlaced(seat=0, space=cell(3), shields=(), resources=("axe",))]
+    assert events == [LoootVikingPlaced(seat=0, space=cell(3), shields=(), resources=("axe",))]
 
 
 # --- Castles -------------------------------------------------------------------------------
@@ -148,14 +148,14 @@ def test_a_castle_pays_its_tiles_to_a_group_of_4_then_8_then_12() -> None:
     table = drawn_table(CASTLE_LINE).vikings(0, cell(2), cell(3), cell(4))
 
     # The 4th Viking touches the Castle and completes a group of 4
-    at_four = table.play(PlaceViking(space=cell(1)))
+    at_four = table.play(LoootPlaceViking(space=cell(1)))
     table.settle().next_turn(0).vikings(0, cell(5), cell(6))
     # The group grows to 7: nothing; to 8, far from the Castle: the 2nd tile
-    at_seven = table.play(PlaceViking(space=cell(7)))
+    at_seven = table.play(LoootPlaceViking(space=cell(7)))
     table.settle().next_turn(0)
-    at_eight = table.play(PlaceViking(space=cell(8)))
+    at_eight = table.play(LoootPlaceViking(space=cell(8)))
     table.settle().next_turn(0).vikings(0, cell(9), cell(10), cell(11))
-    at_twelve = table.play(PlaceViking(space=cell(12)))
+    at_twelve = table.play(LoootPlaceViking(space=cell(12)))
 
     assert at_four[1:] == [CastleTaken(seat=0, castle=CASTLE, group_size=4)]
     assert at_seven[1:] == []
@@ -167,7 +167,7 @@ def test_a_castle_pays_its_tiles_to_a_group_of_4_then_8_then_12() -> None:
 def test_a_group_of_8_formed_at_once_takes_two_tiles_if_the_stack_has_them() -> None:
     table = drawn_table(CASTLE_LINE).vikings(0, *(cell(col) for col in range(2, 9)))
 
-    events = table.play(PlaceViking(space=cell(1)))
+    events = table.play(LoootPlaceViking(space=cell(1)))
 
     assert events[1:] == [CastleTaken(seat=0, castle=CASTLE, group_size=8)] * 2
 
@@ -176,7 +176,7 @@ def test_the_castle_stack_limits_what_a_group_takes() -> None:
     table = drawn_table(CASTLE_LINE).vikings(0, *(cell(col) for col in range(2, 9)))
     table.state.stacks[CASTLE] = 1  # another player took two tiles before
 
-    events = table.play(PlaceViking(space=cell(1)))
+    events = table.play(LoootPlaceViking(space=cell(1)))
 
     assert events[1:] == [CastleTaken(seat=0, castle=CASTLE, group_size=8)]
     assert table.state.stacks == {CASTLE: 0}
@@ -185,10 +185,10 @@ def test_the_castle_stack_limits_what_a_group_takes() -> None:
 def test_a_second_separate_group_of_4_earns_no_more_from_the_same_castle() -> None:
     # A Castle in the middle of a line: a group on each side
     table = drawn_table(["XXXXCXXXX"]).vikings(0, cell(0), cell(1), cell(2))
-    first = table.play(PlaceViking(space=cell(3)))
+    first = table.play(LoootPlaceViking(space=cell(3)))
     table.settle().next_turn(0).vikings(0, cell(6), cell(7), cell(8))
 
-    second = table.play(PlaceViking(space=cell(5)))
+    second = table.play(LoootPlaceViking(space=cell(5)))
 
     assert first[1:] == [CastleTaken(seat=0, castle=cell(4), group_size=4)]
     assert second[1:] == []
@@ -197,10 +197,10 @@ def test_a_second_separate_group_of_4_earns_no_more_from_the_same_castle() -> No
 def test_each_player_earns_castle_tiles_from_the_shared_stack() -> None:
     table = drawn_table(["XXXXCXXXX"]).vikings(0, cell(0), cell(1), cell(2))
     table.vikings(1, cell(6), cell(7), cell(8))
-    table.play(PlaceViking(space=cell(3)))
+    table.play(LoootPlaceViking(space=cell(3)))
     table.settle().next_turn(1)
 
-    events = table.play(PlaceViking(space=cell(5)))
+    events = table.play(LoootPlaceViking(space=cell(5)))
 
     assert events[1:] == [CastleTaken(seat=1, castle=cell(4), group_size=4)]
     assert table.state.stacks == {cell(4): 1}

@@ -17,14 +17,14 @@ from contracts.games.looot import (
     LongshipDrawn,
     LongshipFilled,
     LongshipTaken,
-    PlaceTile,
-    PlaceViking,
+    LoootPlaceTile,
+    LoootPlaceViking,
+    LoootTilePlaced,
+    LoootVikingPlaced,
     SiteCompleted,
     TakeLongship,
-    TilePlaced,
     TilesLost,
     TrophyClaimed,
-    VikingPlaced,
 )
 from domain.chance import Chance
 from domain.games.looot.fjord import TILE_SPACES
@@ -45,10 +45,10 @@ def test_a_site_completes_when_its_needs_surround_it_in_any_arrangement() -> Non
     table = drawn_table(SHORE).fjord(0, {PORT_SIDES[3]: "house", PORT_SIDES[0]: "house"})
     table.gained("sheep")
 
-    events = table.play(PlaceTile(tile="sheep", space=PORT_SIDES[2]))
+    events = table.play(LoootPlaceTile(tile="sheep", space=PORT_SIDES[2]))
 
     assert events == [
-        TilePlaced(seat=0, tile="sheep", space=PORT_SIDES[2]),
+        LoootTilePlaced(seat=0, tile="sheep", space=PORT_SIDES[2]),
         SiteCompleted(seat=0, site="port", points=5),
     ]
     assert table.player(0).completed == {"port"}
@@ -58,10 +58,10 @@ def test_a_site_needs_as_many_of_an_item_as_it_shows() -> None:
     table = drawn_table(SHORE).fjord(0, {PORT_SIDES[0]: "house", PORT_SIDES[1]: "sheep"})
     table.gained("sheep", "house")
 
-    second_sheep = table.play(PlaceTile(tile="sheep", space=PORT_SIDES[2]))
-    second_house = table.play(PlaceTile(tile="house", space=PORT_SIDES[3]))
+    second_sheep = table.play(LoootPlaceTile(tile="sheep", space=PORT_SIDES[2]))
+    second_house = table.play(LoootPlaceTile(tile="house", space=PORT_SIDES[3]))
 
-    assert second_sheep == [TilePlaced(seat=0, tile="sheep", space=PORT_SIDES[2])]
+    assert second_sheep == [LoootTilePlaced(seat=0, tile="sheep", space=PORT_SIDES[2])]
     assert second_house[1:] == [SiteCompleted(seat=0, site="port", points=5)]
 
 
@@ -69,17 +69,19 @@ def test_a_tile_away_from_the_site_does_not_count() -> None:
     table = drawn_table(SHORE).fjord(0, {PORT_SIDES[0]: "house", PORT_SIDES[1]: "house"})
     table.gained("sheep")
 
-    events = table.play(PlaceTile(tile="sheep", space=MIDDLE))
+    events = table.play(LoootPlaceTile(tile="sheep", space=MIDDLE))
 
-    assert events == [TilePlaced(seat=0, tile="sheep", space=MIDDLE)]
+    assert events == [LoootTilePlaced(seat=0, tile="sheep", space=MIDDLE)]
 
 
 def test_tiles_go_on_free_tile_spaces_only() -> None:
     table = drawn_table(SHORE).fjord(0, {MIDDLE: "axe"}).gained("sheep")
 
-    assert table.refuse(PlaceTile(tile="sheep", space=MIDDLE)).code == "looot.fjord.space_taken"
-    port = table.refuse(PlaceTile(tile="sheep", space=cell(5, 1)))
-    shield_slot = table.refuse(PlaceTile(tile="sheep", space=cell(0, 0)))
+    assert (
+        table.refuse(LoootPlaceTile(tile="sheep", space=MIDDLE)).code == "looot.fjord.space_taken"
+    )
+    port = table.refuse(LoootPlaceTile(tile="sheep", space=cell(5, 1)))
+    shield_slot = table.refuse(LoootPlaceTile(tile="sheep", space=cell(0, 0)))
     assert port.code == shield_slot.code == "looot.fjord.not_a_space"
 
 
@@ -149,13 +151,13 @@ def test_a_longship_fills_when_its_three_resources_surround_it() -> None:
     table = drawn_table(SHORE).gained("axe", "axe", "wood")
     table.player(0).longships[MIDDLE] = WOOD_XXW
 
-    first = table.play(PlaceTile(tile="axe", space=AROUND_MIDDLE[0]))
-    second = table.play(PlaceTile(tile="wood", space=AROUND_MIDDLE[3]))
-    third = table.play(PlaceTile(tile="axe", space=AROUND_MIDDLE[5]))
+    first = table.play(LoootPlaceTile(tile="axe", space=AROUND_MIDDLE[0]))
+    second = table.play(LoootPlaceTile(tile="wood", space=AROUND_MIDDLE[3]))
+    third = table.play(LoootPlaceTile(tile="axe", space=AROUND_MIDDLE[5]))
 
     assert first[1:] == second[1:] == []
     assert third == [
-        TilePlaced(seat=0, tile="axe", space=AROUND_MIDDLE[5]),
+        LoootTilePlaced(seat=0, tile="axe", space=AROUND_MIDDLE[5]),
         LongshipFilled(seat=0, longship=WOOD_XXW),
     ]
     assert table.player(0).filled == {WOOD_XXW}
@@ -178,7 +180,7 @@ def test_one_resource_counts_for_every_longship_it_touches() -> None:
     table.player(0).longships.update({left: CASTLE_XXW, right: WOOD_XXW})
     table.gained("axe")
 
-    events = table.play(PlaceTile(tile="axe", space=cell(4, 3)))
+    events = table.play(LoootPlaceTile(tile="axe", space=cell(4, 3)))
 
     assert events[1:] == [
         LongshipFilled(seat=0, longship=CASTLE_XXW),
@@ -239,9 +241,9 @@ def test_a_trophy_is_claimed_at_the_end_of_the_turn() -> None:
     assert table.refuse(ClaimTrophy(axes=2)).code == "looot.turn.viking_first"
     table.gained("axe")
     assert table.refuse(ClaimTrophy(axes=2)).code == "looot.turn.tiles_pending"
-    table.play(PlaceTile(tile="axe", space=MIDDLE))
+    table.play(LoootPlaceTile(tile="axe", space=MIDDLE))
     table.play(ClaimTrophy(axes=4))
-    second_viking = table.refuse(PlaceViking(space=cell(1), second_viking=True))
+    second_viking = table.refuse(LoootPlaceViking(space=cell(1), second_viking=True))
     assert second_viking.code == "looot.viking.after_end_of_turn"
 
 
@@ -253,10 +255,10 @@ def test_tiles_that_no_longer_fit_are_lost() -> None:
     table = drawn_table(SHORE).fjord(0, dict.fromkeys(TILE_SPACES[:-1], "wood"))
     table.gained("axe", "house")
 
-    events = table.play(PlaceTile(tile="axe", space=TILE_SPACES[-1]))
+    events = table.play(LoootPlaceTile(tile="axe", space=TILE_SPACES[-1]))
 
     assert events == [
-        TilePlaced(seat=0, tile="axe", space=TILE_SPACES[-1]),
+        LoootTilePlaced(seat=0, tile="axe", space=TILE_SPACES[-1]),
         TilesLost(seat=0, tiles=("house",)),
     ]
     assert table.player(0).tiles_lost == 1
@@ -267,9 +269,9 @@ def test_a_viking_gains_nothing_for_a_full_fjord() -> None:
     table = drawn_table(["HXO"], market={0: WOOD_XXW})
     table.fjord(0, dict.fromkeys(TILE_SPACES, "wood"))
 
-    events = table.play(PlaceViking(space=cell(1)))
+    events = table.play(LoootPlaceViking(space=cell(1)))
 
-    assert events[0] == VikingPlaced(seat=0, space=cell(1), shields=(), resources=("axe",))
+    assert events[0] == LoootVikingPlaced(seat=0, space=cell(1), shields=(), resources=("axe",))
     assert events[-1] == TilesLost(seat=0, tiles=("axe", "house"))
     assert table.turn.pending == []
     assert table.refuse(TakeLongship(slot=0, space=MIDDLE)).code == "looot.fjord.space_taken"

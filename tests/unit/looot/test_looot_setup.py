@@ -14,7 +14,7 @@ from itertools import permutations, product
 import pytest
 from looot_helpers import SEED, real_table
 
-from contracts.games.looot import GameSetUp, LongshipDrawn, LoootConfig, PlaceViking
+from contracts.games.looot import GameSetUp, LongshipDrawn, LoootConfig, LoootPlaceViking
 from domain.chance import Chance
 from domain.engine import fold
 from domain.errors import IllegalCommand
@@ -94,7 +94,7 @@ def test_the_first_vikings_may_land_only_next_to_the_longships() -> None:
 
     spaces = {command.space for command in legal_commands(state, state.first_seat)}
 
-    assert isinstance(legal_commands(state, state.first_seat)[0], PlaceViking)
+    assert isinstance(legal_commands(state, state.first_seat)[0], LoootPlaceViking)
     assert spaces == {space for space in shore if not state.board.is_building(space)}
 
 
