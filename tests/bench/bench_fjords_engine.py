@@ -26,7 +26,7 @@ from contracts.base import Event
 from contracts.games.fjords import FjordsConfig, FjordsEvent
 from domain.bots import RandomBot
 from domain.chance import Chance
-from domain.engine import fold
+from domain.engine import decide, fold
 from domain.games.fjords import GAME
 from domain.games.fjords.state import FjordsState
 
@@ -68,7 +68,7 @@ def play_to_end(players: int, seed: int) -> tuple[list[Event], FjordsState | Non
             late = GAME.copy_state(state)
         command = bot.choose(GAME, state, acting[0])
         assert command is not None
-        new = GAME.decide(state, command, acting[0], chance)
+        new = decide(GAME, state, command, acting[0], chance)
         state = fold(GAME, new, state)
         events += new
     return events, late, state

@@ -23,7 +23,7 @@ import structlog
 from redis.asyncio import Redis
 
 from domain.chance import Chance
-from domain.engine import fold
+from domain.engine import decide, fold
 from domain.games import get_game
 from service.app import Skald
 from service.notify import Publisher
@@ -138,7 +138,7 @@ async def command_costs(redis: Redis, commands: int) -> dict[str, float]:
     chance = Chance(b"s" * 32)
     started = time.perf_counter()
     for _ in range(commands):
-        state = fold(RACE, RACE.decide(state, Move(1), state.turn, chance), state)
+        state = fold(RACE, decide(RACE, state, Move(1), state.turn, chance), state)
     figures["in-process decide+evolve"] = (time.perf_counter() - started) / commands * 1e6
     return figures
 
