@@ -17,7 +17,7 @@ from domain.games.looot.state import LoootState
 
 
 class LoootGame:
-    """Looot (Gigamic 2023) for 2 to 4 players; see the package docstring."""
+    """Looot (Gigamic 2023) for 2 to 4 players; see this package's README."""
 
     name: str = "looot"
     # Bump when a rule, a decision or the data changes: stored games replay under their own.
