@@ -22,13 +22,9 @@ Rule book, "Playing Fjords with the rune stones":
 - General Placement Rule (decision 6 in this package's README): no longhouse or viking on a tile
   holding a rune stone, except the longhouse on top of its owner's Home rune.
 
-Readings where the text is silent, chosen here:
-- A Friendship stone goes on every Friendship tile in play, Epic included (4 tiles): the rule
-  says the players "must" place one, and the Epic's "only use runes of one colour per player"
-  concerns the stones players hold in their supply, not those beside the table.
-- Friendship needs at least one viking: when no player has a viking next to the stone, nobody
-  "has the most vikings" and nobody scores.
-- Only vikings score rune points ("any viking"), never longhouses.
+Where the text is silent (decisions 12, 13 and 14 in this package's README): a Friendship stone
+goes on every Friendship tile in play, Epic included; Friendship needs at least one viking; only
+vikings score rune points, never longhouses.
 """
 
 from __future__ import annotations
