@@ -28,6 +28,12 @@ POISONS = (DECIDE_FAILS, EVOLVE_FAILS, EVENT_UNSTORABLE, REFUSAL_UNSTORABLE, VIE
 TOO_BIG = 2**64  # one more than MessagePack's largest int
 
 
+def refusal_code(steps: int) -> str:
+    """The code a poison move is refused with: the rules failed, or (its refusal or its views
+    cannot be stored) the service around them."""
+    return "command.internal_error" if steps in (REFUSAL_UNSTORABLE, VIEW_FAILS) else "engine.error"
+
+
 class PoisonedRaceGame(RaceGame):
     """The race, failing on the poison step counts."""
 

@@ -20,7 +20,7 @@ from domain.games import unregister
 from service.app import Skald
 from service.settings import Settings
 from service.store.records import NO_INBOX_ID
-from tests.fakes.poison import NAME, POISONS, REFUSAL_UNSTORABLE, VIEW_FAILS, register
+from tests.fakes.poison import NAME, POISONS, refusal_code, register
 from tests.fakes.race import race_config
 from tests.integration.conftest import Workers
 
@@ -32,11 +32,6 @@ WAIT_S = 10.0  # a bound on one move's outcome, far above a healthy round trip
 POISONED_GAMES = 20
 HEALTHY_GAMES = 6
 MOVES = 4  # per healthy game and phase
-
-
-def expected_code(steps: int) -> str:
-    """The refusal code of a poison."""
-    return "command.internal_error" if steps in (REFUSAL_UNSTORABLE, VIEW_FAILS) else "engine.error"
 
 
 @pytest.fixture
@@ -104,7 +99,7 @@ async def test_poisoned_games_freeze_nothing_and_hold_no_capacity(
     for game_id in poisoned:
         for steps in POISONS:
             outcome = await skald.outcome(game_id, f"poison-{steps}")
-            assert (outcome.status, outcome.code) == ("refused", expected_code(steps))
+            assert (outcome.status, outcome.code) == ("refused", refusal_code(steps))
             refusals[outcome.code or ""] += 1
     # And no inbox holds a queued command, and no lease is left behind
     for game_id in healthy + poisoned:
