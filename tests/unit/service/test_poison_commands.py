@@ -11,10 +11,11 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 import fakeredis
-import msgspec
 import pytest
 
 from domain.games import unregister
+from service.api.app import create_litestar
+from service.api.openapi import openapi_document
 from service.errors import InvalidInput
 from service.history.disclosure import Audience
 from service.history.service import HistoryService
@@ -22,6 +23,7 @@ from service.pipeline.codec import codec_for
 from service.pipeline.drain import Drainer
 from service.pipeline.runner import DrainRunner
 from service.pipeline.session import SessionCache
+from service.settings import Settings
 from service.store.memory import InMemoryEventStore
 from service.store.protocol import CommitFailed, CommitOutcome
 from service.store.records import Batch, ReceivedCommand, RunnerLimits
@@ -165,13 +167,14 @@ def test_the_games_commands_are_bounded(game: str, command: dict[str, Any], code
     assert raised.value.code == code
 
 
-def test_the_bounds_are_in_the_commands_schema() -> None:
-    codec = codec_for("fjords")
-    _, definitions = msgspec.json.schema_components([codec.game.command_type])
-    q = definitions["PlaceTile"]["properties"]["q"]
+def test_the_bounds_are_in_the_openapi_document() -> None:
+    schemas = openapi_document(create_litestar(Settings()))["components"]["schemas"]
+    q = schemas["FjordsPlaceTile"]["properties"]["q"]
     assert (q["minimum"], q["maximum"]) == (-1000, 1000)
+    space = schemas["LoootPlaceViking"]["properties"]["space"]
+    assert [item["maximum"] for item in space["prefixItems"]] == [1000, 1000]
     # And a legal command still decodes as before
-    assert codec.parse_command({"type": "PlaceTile", "tile": 67, "q": -3, "r": 2})
+    assert codec_for("fjords").parse_command({"type": "PlaceTile", "tile": 67, "q": -3, "r": 2})
 
 
 # --- the in-memory store: a failing commit, a crashed round --------------------------------
