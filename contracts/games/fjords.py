@@ -40,6 +40,10 @@ RUNE_NAMES: tuple[RuneName, ...] = (
 Phase = Literal["exploration", "settlement", "ended"]
 PieceKind = Literal["longhouse", "viking"]
 Rotation = Annotated[int, msgspec.Meta(ge=0, le=5)]
+# Bounds on what a command may name: far beyond any table the rules can build (a few dozen
+# tiles), and well inside what the stored events and outcomes can hold.
+Coordinate = Annotated[int, msgspec.Meta(ge=-1000, le=1000)]
+TileId = Annotated[int, msgspec.Meta(ge=0, le=1000)]
 
 
 class FjordsConfig(GameConfig, frozen=True, forbid_unknown_fields=True):
@@ -67,9 +71,9 @@ class PlaceTile(Command, frozen=True):
     is the longhouse's colour when the seat plays two (Epic).
     """
 
-    tile: int
-    q: int
-    r: int
+    tile: TileId
+    q: Coordinate
+    r: Coordinate
     rotation: Rotation = 0
     longhouse: bool = False
     home: bool = False
@@ -79,8 +83,8 @@ class PlaceTile(Command, frozen=True):
 class PlaceViking(Command, frozen=True):
     """A Settlement turn: put a viking from the supply on the tile at (q, r)."""
 
-    q: int
-    r: int
+    q: Coordinate
+    r: Coordinate
     colour: str | None = None
 
 
@@ -95,10 +99,10 @@ class UseJourneyRune(Command, frozen=True):
     """Settlement, instead of a normal turn: discard the Journey rune stone, travelling by sea
     from the seat's piece at (from_q, from_r) to place a viking at (q, r), 1 to 3 tiles away."""
 
-    from_q: int
-    from_r: int
-    q: int
-    r: int
+    from_q: Coordinate
+    from_r: Coordinate
+    q: Coordinate
+    r: Coordinate
     colour: str | None = None
 
 
@@ -106,10 +110,10 @@ class UseHorseRune(Command, frozen=True):
     """Settlement, instead of a normal turn: discard the Horse rune stone, travelling over
     mountains from the seat's piece at (from_q, from_r) to place a viking at (q, r)."""
 
-    from_q: int
-    from_r: int
-    q: int
-    r: int
+    from_q: Coordinate
+    from_r: Coordinate
+    q: Coordinate
+    r: Coordinate
     colour: str | None = None
 
 
@@ -117,10 +121,10 @@ class UseWisdomRune(Command, frozen=True):
     """Settlement, instead of a normal turn: put the Wisdom rune stone on the empty space
     (rune_q, rune_r) and a viking on the tile (q, r) across it."""
 
-    rune_q: int
-    rune_r: int
-    q: int
-    r: int
+    rune_q: Coordinate
+    rune_r: Coordinate
+    q: Coordinate
+    r: Coordinate
     colour: str | None = None
 
 

@@ -14,6 +14,11 @@ import msgspec
 from contracts.base import Command, Event, GameConfig, View
 
 Hex = tuple[int, int]
+# Bounds on what a command may name: far beyond any board or count of the game, and well
+# inside what the stored events and outcomes can hold.
+Coordinate = Annotated[int, msgspec.Meta(ge=-1000, le=1000)]
+CommandHex = tuple[Coordinate, Coordinate]
+SmallNumber = Annotated[int, msgspec.Meta(ge=-1000, le=1000)]
 Resource = Literal["axe", "wood", "sheep", "gold"]
 Building = Literal["house", "watchtower", "castle"]
 Tile = Literal["axe", "wood", "sheep", "gold", "house", "watchtower", "castle"]
@@ -43,7 +48,7 @@ class LoootPlaceViking(Command, frozen=True, tag="PlaceViking"):
     opponent's Viking. `double_resource`: take two resource tiles instead of one.
     """
 
-    space: Hex
+    space: CommandHex
     second_viking: bool = False
     occupied_space: bool = False
     double_resource: bool = False
@@ -53,20 +58,20 @@ class LoootPlaceTile(Command, frozen=True, tag="PlaceTile"):
     """Put one gained tile on a free space of your Fjord (it never moves again)."""
 
     tile: Tile
-    space: Hex
+    space: CommandHex
 
 
 class TakeLongship(Command, frozen=True):
     """At the end of the turn, take the Longship in ocean `slot` onto a free Fjord space."""
 
-    slot: int
-    space: Hex
+    slot: SmallNumber
+    space: CommandHex
 
 
 class ClaimTrophy(Command, frozen=True):
     """At the end of the turn, claim the Trophy needing `axes` Axes (once per game)."""
 
-    axes: int
+    axes: SmallNumber
 
 
 class EndTurn(Command, frozen=True):

@@ -17,7 +17,13 @@ from domain import engine
 from domain.errors import IllegalCommand
 from service.pipeline.chain import link
 from service.pipeline.session import GameSession
-from service.store.records import CommandRecord, Decided, NewEvent, ReceivedCommand
+from service.store.records import (
+    RECORD_ENCODER,
+    CommandRecord,
+    Decided,
+    NewEvent,
+    ReceivedCommand,
+)
 
 log = structlog.get_logger("skald.pipeline")
 
@@ -63,7 +69,7 @@ def plan_batch(session: GameSession, commands: list[ReceivedCommand]) -> BatchPl
     """Decide `commands` in order, advancing `session` by the events of each one accepted."""
     plan = BatchPlan(session.version, session.cursor)
     for received in commands:
-        record = _decide_one(session, plan, received)
+        record = _decide_contained(session, plan, received)
         plan.decided.append(Decided(received.command_id, record))
         plan.cursor = received.inbox_id
         if not plan.state_trusted:
@@ -71,6 +77,35 @@ def plan_batch(session: GameSession, commands: list[ReceivedCommand]) -> BatchPl
     plan.finished = session.finished
     session.cursor = plan.cursor
     return plan
+
+
+def _decide_contained(
+    session: GameSession, plan: BatchPlan, received: ReceivedCommand
+) -> CommandRecord:
+    """`_decide_one`, with whatever fails on the way turned into a recorded refusal: one
+    command never stops its game, nor the round it is decided in."""
+    version, head_hash, events_before = session.version, session.head_hash, len(plan.events)
+    try:
+        record = _decide_one(session, plan, received)
+    except Exception:
+        log.exception("command_failed", game_id=session.game_id, command_id=received.command_id)
+        del plan.events[events_before:]
+        plan.state_trusted = False
+        session.version, session.head_hash = version, head_hash
+        return _refusal(received, "engine.error", "the rules failed on this command")
+    if record.status == "refused":
+        try:
+            RECORD_ENCODER.encode(record)
+        except (OverflowError, TypeError, ValueError):
+            # Details the rules echoed back that MessagePack cannot hold (an int past 64 bits):
+            # the refusal stands, without them.
+            log.exception("refusal_unstorable", game_id=session.game_id, code=record.code)
+            return _refusal(
+                received,
+                "command.internal_error",
+                f"the command was refused ({record.code}) but its details could not be stored",
+            )
+    return record
 
 
 def _decide_one(session: GameSession, plan: BatchPlan, received: ReceivedCommand) -> CommandRecord:
@@ -106,16 +141,20 @@ def _decide_one(session: GameSession, plan: BatchPlan, received: ReceivedCommand
         for event in events:
             session.state = game.evolve(session.state, event)
             _append(session, plan, session.codec.encode_event(event), received.command_id)
+        over = bool(events) and game.outcome(session.state) is not None
+        if over:
+            seed = SeedRevealed(session.seed.hex())
+            _append(session, plan, session.codec.encode_event(seed), None)
     except Exception:
+        # Evolving, encoding an event (an int MessagePack cannot hold) or scoring failed.
         log.exception("evolve_failed", game_id=session.game_id, command_id=received.command_id)
         # Roll the plan back to before this command; the half-evolved state is discarded.
         del plan.events[events_before:]
         plan.state_trusted = False
         session.version, session.head_hash = first - 1, hash_before
         return _refusal(received, "engine.error", "the rules failed on this command")
-    if events and game.outcome(session.state) is not None:
+    if over:
         session.finished = True
-        _append(session, plan, session.codec.encode_event(SeedRevealed(session.seed.hex())), None)
         return CommandRecord(
             "applied", received.seat, received.inbox_id, first, session.version - 1
         )

@@ -18,6 +18,30 @@ from service.errors import InvalidInput
 
 StreamEvent = Any  # a game's own Event, or a contracts.stream meta event
 
+# Every int a command carries must fit a signed 64-bit integer: events and outcome records are
+# stored as MessagePack, which cannot hold more, and a rule that echoes the value back (in an
+# event or a refusal's details) must never make the outcome unstorable.
+STORABLE_INT_MIN, STORABLE_INT_MAX = -(2**63), 2**63 - 1
+
+
+def unstorable_int(value: Any, path: str = "$") -> str | None:
+    """The path of the first int in a decoded JSON value that a stored record cannot hold."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return None if STORABLE_INT_MIN <= value <= STORABLE_INT_MAX else path
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, list | tuple):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        found = unstorable_int(item, f"{path}.{key}" if isinstance(key, str) else f"{path}[{key}]")
+        if found is not None:
+            return found
+    return None
+
 
 class GameCodec:
     """How one game's configs, commands and events are decoded, validated and encoded."""
@@ -44,6 +68,13 @@ class GameCodec:
         """The game's command Struct from a decoded body; InvalidInput with msgspec's reason."""
         if not isinstance(payload, dict):
             raise InvalidInput("command.bad_payload", "a command is a JSON object")
+        too_big = unstorable_int(payload)
+        if too_big is not None:
+            raise InvalidInput(
+                "command.out_of_range",
+                f"the integer at `{too_big}` is outside the range -2**63 .. 2**63-1",
+                details={"field": too_big},
+            )
         try:
             command: Command = msgspec.convert(payload, self.game.command_type)
         except msgspec.ValidationError as exc:

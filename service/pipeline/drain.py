@@ -18,14 +18,30 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import structlog
+from redis.exceptions import RedisError
 
 from service.notify import Publisher
 from service.pipeline.apply import BatchPlan, plan_batch
 from service.pipeline.codec import codec_for
 from service.pipeline.session import GameSession, SessionCache, load_session
 from service.projections import encode_views
-from service.store.protocol import EventStore
-from service.store.records import Batch, Committed, Turn, TurnRequest
+from service.store.protocol import (
+    AlreadyDecided,
+    CommitFailed,
+    EventStore,
+    GameMissing,
+    LeaseLost,
+    VersionConflict,
+)
+from service.store.records import (
+    Batch,
+    CommandRecord,
+    Committed,
+    Decided,
+    ReceivedCommand,
+    Turn,
+    TurnRequest,
+)
 from service.store.side import Lobby, Views
 
 log = structlog.get_logger("skald.worker")
@@ -53,6 +69,7 @@ class _Planned:
     batch: Batch
     was_finished: bool
     started: float
+    turn: Turn
 
     @property
     def follow_up(self) -> bool:
@@ -118,8 +135,26 @@ class Drainer:
         cached = {game_id: self.cache.take(game_id) for game_id in game_ids}
         requests = [TurnRequest(game_id, _known_version(cached[game_id])) for game_id in game_ids]
         turns = await self.store.open_turns(requests, self.lease_ttl_ms, self.batch_size)
+        # Leases this round holds until each game's turn is over: whatever happens to the
+        # round, they are given back before it ends, never left to expire.
+        held = {g: turn.lease for g, turn in zip(game_ids, turns, strict=True) if turn is not None}
+        try:
+            return await self._round(game_ids, cached, turns, held, then_take)
+        finally:
+            for game_id, lease in held.items():
+                await self._let_go(game_id, lease)
+
+    async def _round(
+        self,
+        game_ids: list[str],
+        cached: dict[str, GameSession | None],
+        turns: list[Turn | None],
+        held: dict[str, int],
+        then_take: NextTake | None,
+    ) -> Round:
         reports: dict[str, DrainReport] = {}
         planned: dict[str, _Planned] = {}
+        careful: dict[str, Turn] = {}  # games to go through one command at a time
         for game_id, turn in zip(game_ids, turns, strict=True):
             session = cached[game_id]
             if turn is None:
@@ -127,7 +162,18 @@ class Drainer:
                     self.cache.put(session)
                 reports[game_id] = DrainReport(game_id, "busy")
                 continue
-            planned[game_id] = await self._plan(game_id, session, turn)
+            try:
+                entry = await self._plan(game_id, session, turn)
+            except Exception:
+                log.exception("drain_plan_failed", game_id=game_id)
+                careful[game_id] = turn
+                continue
+            if entry.plan.events and not entry.plan.state_trusted:
+                # The rules failed after earlier commands of the batch moved the state: those
+                # go again one at a time, each checked and projected before it is committed.
+                careful[game_id] = turn
+                continue
+            planned[game_id] = entry
         batches = [(game_id, entry.batch) for game_id, entry in planned.items()]
         taken: list[str] = []
         waited = False
@@ -137,7 +183,7 @@ class Drainer:
         else:
             # The outcomes come back once the take returns: a round with work to do after its
             # commit takes only the games ready now, and the runner waits afterwards.
-            waited = not any(entry.follow_up for entry in planned.values())
+            waited = not careful and not any(entry.follow_up for entry in planned.values())
             outcomes, taken = await self.store.commit_turns_then_take(
                 batches,
                 then_take.runner_job_id,
@@ -145,16 +191,133 @@ class Drainer:
                 then_take.wait_s if waited else 0.0,
             )
         for (game_id, entry), outcome in zip(planned.items(), outcomes, strict=True):
-            reports[game_id] = await self._finish(game_id, entry, outcome, sent)
+            if isinstance(outcome, CommitFailed):
+                log.error("drain_commit_failed", game_id=game_id, reason=outcome.message)
+                careful[game_id] = entry.turn
+                continue
+            if isinstance(outcome, Committed):
+                held.pop(game_id, None)  # the commit gave the lease back
+            try:
+                reports[game_id] = await self._finish(game_id, entry, outcome, sent)
+            except RedisError:
+                raise
+            except Exception:  # after its commit: the game's turn is over all the same
+                log.exception("drain_finish_failed", game_id=game_id)
+                reports[game_id] = DrainReport(game_id, "applied", len(entry.plan.decided))
+            held.pop(game_id, None)
+        for game_id, turn in careful.items():
+            try:
+                reports[game_id] = await self._one_at_a_time(game_id, turn)
+            except RedisError:
+                raise
+            except Exception:  # its lease is given back below, with the round's
+                log.exception("drain_careful_failed", game_id=game_id)
+                reports[game_id] = DrainReport(game_id, "lease_lost")
+                continue
+            held.pop(game_id, None)
         return Round([reports[game_id] for game_id in game_ids], taken, waited)
 
-    async def _plan(self, game_id: str, cached: GameSession | None, turn: Turn) -> _Planned:
-        """Bring the game's session to the turn's head, decide its commands, project them."""
-        session = _session_at_turn(game_id, cached, turn)
-        if session is None:  # the cache is ahead of the store (a restored Redis): read afresh
-            session = await load_session(self.store, game_id, head=turn.head)
+    async def _let_go(self, game_id: str, lease: int) -> None:
+        """Give back the lease of a game whose turn the round did not finish (it failed)."""
+        self.cache.take(game_id)  # its session may be half-way through the failed turn
+        try:
+            await self.store.release_lease(game_id, lease)
+        except Exception:  # Redis is gone too: the lease expires on its own
+            log.exception("drain_release_failed", game_id=game_id)
+
+    async def _one_at_a_time(self, game_id: str, turn: Turn) -> DrainReport:
+        """Decide and commit a turn's commands one by one after its batch failed as a whole;
+        a command whose own step fails (rules, projection, store) is refused with
+        `command.internal_error`, and the game goes on to the next."""
+        lease, decided = turn.lease, 0
+        session = await self._fresh_session(game_id)
+        try:
+            for received in turn.commands:
+                if session is not None:
+                    try:
+                        entry = await self._plan(game_id, session, turn, [received])
+                        await self.store.commit(game_id, entry.batch)
+                    except (LeaseLost, VersionConflict, AlreadyDecided, GameMissing):
+                        return DrainReport(game_id, "lease_lost", decided)
+                    except Exception:
+                        log.exception("drain_command_failed", game_id=game_id)
+                    else:
+                        decided += 1
+                        if entry.plan.finished and not entry.was_finished and self.lobby:
+                            await self.lobby.close(game_id, session.meta.game)
+                        if not entry.plan.state_trusted:
+                            session = await self._fresh_session(game_id)
+                        continue
+                if not await self._refuse(game_id, lease, received):
+                    return DrainReport(game_id, "lease_lost", decided)
+                decided += 1
+                session = await self._fresh_session(game_id)
+        finally:
+            put_back = await self.store.release_lease(game_id, lease)
+        head = await self.store.head(game_id)
+        version = head.version if head is not None else 0
+        if session is not None and session.version == version:
+            self.cache.put(session)
+        if self.publisher is not None:
+            await self.publisher.publish(game_id, version)
+        return DrainReport(game_id, "applied", decided, version, put_back=put_back)
+
+    async def _fresh_session(self, game_id: str) -> GameSession | None:
+        """The game as stored, or None when it cannot be loaded (its rules fail on its own
+        events, or its game is not installed here)."""
+        try:
+            return await load_session(self.store, game_id)
+        except RedisError:
+            raise
+        except Exception:
+            log.exception("drain_load_failed", game_id=game_id)
+            return None
+
+    async def _refuse(self, game_id: str, lease: int, received: ReceivedCommand) -> bool:
+        """Record `received` as refused with nothing applied; False when the lease is lost."""
+        head = await self.store.head(game_id)
+        if head is None:
+            return False
+        record = CommandRecord(
+            "refused",
+            received.seat,
+            received.inbox_id,
+            code="command.internal_error",
+            message="the service failed on this command; nothing of it was applied",
+        )
+        batch = Batch(
+            lease=lease,
+            expected_version=head.version,
+            cursor=received.inbox_id,
+            head_hash=head.hash,
+            events=[],
+            decided=[Decided(received.command_id, record)],
+            finished=head.finished,
+            lease_ttl_ms=self.lease_ttl_ms,
+        )
+        try:
+            await self.store.commit(game_id, batch)
+        except (LeaseLost, VersionConflict, AlreadyDecided, GameMissing):
+            return False
+        return True
+
+    async def _plan(
+        self,
+        game_id: str,
+        cached: GameSession | None,
+        turn: Turn,
+        commands: list[ReceivedCommand] | None = None,
+    ) -> _Planned:
+        """Bring the game's session to the turn's head, decide its commands (or `commands`
+        alone, from a session already at the stored head), project them."""
+        if commands is not None and cached is not None:
+            session = cached
+        else:
+            session = _session_at_turn(game_id, cached, turn)
+            if session is None:  # the cache is ahead of the store (a restored Redis): reread
+                session = await load_session(self.store, game_id, head=turn.head)
         was_finished = session.finished
-        plan = plan_batch(session, turn.commands)
+        plan = plan_batch(session, turn.commands if commands is None else commands)
         # Projections ride in the same atomic step, unless the rules crashed half-way and
         # the session's state can no longer be trusted (then they are rebuilt afterwards).
         project = bool(plan.events) and session.rules_supported and plan.state_trusted
@@ -170,7 +333,7 @@ class Drainer:
             lease_ttl_ms=self.lease_ttl_ms,
             views=views,
         )
-        return _Planned(session, plan, batch, was_finished, time.perf_counter())
+        return _Planned(session, plan, batch, was_finished, time.perf_counter(), turn)
 
     async def _finish(
         self, game_id: str, entry: _Planned, outcome: Committed | Exception, sent: float

@@ -27,10 +27,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import structlog
+
 from service.pipeline.drain import Drainer, NextTake
 from service.pipeline.schedule import DrainScheduler
 from service.settings import Settings
 from service.store.protocol import EventStore
+
+log = structlog.get_logger("skald.worker")
 
 
 @dataclass
@@ -42,6 +46,7 @@ class RunnerReport:
     turns: int = 0  # games taken from the ready set
     commands: int = 0
     successor: str | None = None  # the job it handed its slot to
+    failed: bool = False  # a round crashed (its leases were given back) and the runner ended
 
 
 class DrainRunner:
@@ -88,22 +93,28 @@ class DrainRunner:
         deadline = self.clock() + self.budget_s
         out_of_time = False
         next_take = NextTake(job_id, self.round_size, self.idle_s)
-        game_ids = await self.store.take_ready(job_id, self.round_size, self.idle_s)
-        while game_ids:
-            last = report.rounds + 1 == self.max_rounds or self.clock() >= deadline
-            # A round's commit also takes (or waits for) the next round's games, in the same
-            # round trip, unless this round is the runner's last.
-            drained = await self.drainer.drain_round(game_ids, None if last else next_take)
-            report.rounds += 1
-            report.turns += len(drained.reports)
-            report.commands += sum(turn.commands for turn in drained.reports)
-            if last:
-                out_of_time = report.rounds != self.max_rounds  # the successor carries on
-                break
-            if drained.taken or drained.waited:
-                game_ids = drained.taken
-            else:
-                game_ids = await self.store.take_ready(job_id, self.round_size, self.idle_s)
+        try:
+            game_ids = await self.store.take_ready(job_id, self.round_size, self.idle_s)
+            while game_ids:
+                last = report.rounds + 1 == self.max_rounds or self.clock() >= deadline
+                # A round's commit also takes (or waits for) the next round's games, in the
+                # same round trip, unless this round is the runner's last.
+                drained = await self.drainer.drain_round(game_ids, None if last else next_take)
+                report.rounds += 1
+                report.turns += len(drained.reports)
+                report.commands += sum(turn.commands for turn in drained.reports)
+                if last:
+                    out_of_time = report.rounds != self.max_rounds  # the successor carries on
+                    break
+                if drained.taken or drained.waited:
+                    game_ids = drained.taken
+                else:
+                    game_ids = await self.store.take_ready(job_id, self.round_size, self.idle_s)
+        except Exception:
+            # A crashed round gave its leases back (Drainer.drain_round), and the slot is
+            # handed on below (or given up) rather than held until it expires.
+            log.exception("runner_round_failed", job_id=job_id, rounds=report.rounds)
+            report.failed = True
         # Checked atomically with submit: a game marked ready meanwhile gets a successor.
         successor = self.scheduler.new_job_id()
         if await self.store.end_runner(job_id, successor, keep=out_of_time):

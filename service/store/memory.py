@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from service.store.protocol import (
     AlreadyDecided,
+    CommitFailed,
     CommitOutcome,
     GameExists,
     GameMissing,
@@ -23,6 +24,7 @@ from service.store.protocol import (
 )
 from service.store.records import (
     NO_INBOX_ID,
+    RECORD_ENCODER,
     Accepted,
     Batch,
     CommandRecord,
@@ -223,6 +225,12 @@ class InMemoryEventStore:
             known = game.commands.get(decided.command_id)
             if known is None or known.status != "queued":
                 raise AlreadyDecided(game_id, decided.command_id)
+        for decided in batch.decided:
+            # Records are kept as objects here, but must be storable as on Redis.
+            try:
+                RECORD_ENCODER.encode(decided.record)
+            except (OverflowError, TypeError, ValueError) as exc:
+                raise CommitFailed(game_id, f"the batch cannot be stored: {exc}") from None
         version = game.head.version
         for event in batch.events:
             version += 1
@@ -244,7 +252,13 @@ class InMemoryEventStore:
         for game_id, batch in batches:
             try:
                 head = await self.commit(game_id, batch)
-            except (LeaseLost, VersionConflict, AlreadyDecided, GameMissing) as refused:
+            except (
+                LeaseLost,
+                VersionConflict,
+                AlreadyDecided,
+                GameMissing,
+                CommitFailed,
+            ) as refused:
                 outcomes.append(refused)
                 continue
             put_back = await self.release_lease(game_id, batch.lease)

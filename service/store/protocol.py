@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from service.errors import Conflict, NotFound
+from service.errors import Conflict, NotFound, ServiceError
 from service.store.records import (
     Batch,
     CommandRecord,
@@ -89,9 +89,19 @@ class GameMissing(NotFound):
         super().__init__("game.not_found", f"no game {game_id!r}")
 
 
+class CommitFailed(ServiceError):
+    """A batch the store could not write: a value it cannot encode (an int past 64 bits in an
+    outcome record), or an error the store raised for this game alone."""
+
+    def __init__(self, game_id: str, reason: str) -> None:
+        super().__init__("stream.commit_failed", f"game {game_id!r}: {reason}")
+
+
 # What committing one game of a round came to: committed (lease given back), or the reason
 # nothing of its batch was written (its lease is then kept).
-CommitOutcome = Committed | LeaseLost | VersionConflict | AlreadyDecided | GameMissing
+CommitOutcome = (
+    Committed | LeaseLost | VersionConflict | AlreadyDecided | GameMissing | CommitFailed
+)
 
 
 class EventStore(Protocol):
@@ -152,14 +162,15 @@ class EventStore(Protocol):
         ...
 
     async def commit(self, game_id: str, batch: Batch) -> Head:
-        """Append a batch atomically; VersionConflict, LeaseLost or AlreadyDecided otherwise."""
+        """Append a batch atomically; VersionConflict, LeaseLost, AlreadyDecided or
+        CommitFailed otherwise."""
         ...
 
     async def commit_turns(self, batches: Sequence[tuple[str, Batch]]) -> list[CommitOutcome]:
         """For each (game id, batch): `commit`, then give the lease back as `release_lease`
         does and tell the game's listeners its new version (when the batch decided anything),
-        in one atomic step per game. A game whose commit is refused gets the error in its
-        place: nothing of its batch is written and its lease is kept."""
+        in one atomic step per game. A game whose commit is refused or fails gets the error in
+        its place (its lease is kept); the round's other games are committed all the same."""
         ...
 
     async def commit_turns_then_take(

@@ -10,10 +10,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.exceptions import ResponseError
 
 from service.store.keys import GameKeys, pending_key, ready_key, runners_key
 from service.store.protocol import (
     AlreadyDecided,
+    CommitFailed,
     CommitOutcome,
     GameExists,
     GameMissing,
@@ -280,8 +282,12 @@ class RedisEventStore:
         return [_received(entry_id, fields) for entry_id, fields in entries]
 
     async def commit(self, game_id: str, batch: Batch) -> Head:
-        """Append a batch atomically; VersionConflict, LeaseLost or AlreadyDecided otherwise."""
-        reply = await self.scripts.commit(*self._commit_call(game_id, batch, finish=False)[1:])
+        """Append a batch atomically; VersionConflict, LeaseLost, AlreadyDecided or
+        CommitFailed otherwise."""
+        call = self._commit_call(game_id, batch, finish=False)
+        if isinstance(call, CommitFailed):
+            raise call
+        [reply] = await self.scripts.run_all([call], keep_errors=True)
         outcome = self._committed(game_id, batch, reply)
         if isinstance(outcome, Committed):
             return outcome.head
@@ -289,40 +295,66 @@ class RedisEventStore:
 
     async def commit_turns(self, batches: Sequence[tuple[str, Batch]]) -> list[CommitOutcome]:
         """Commit, release and notify each game of a round, all in one round trip."""
-        calls = [self._commit_call(game_id, batch, finish=True) for game_id, batch in batches]
-        replies = await self.scripts.run_all(calls)
-        return self._round_committed(batches, replies)
+        calls, failed = self._round_calls(batches)
+        replies = await self.scripts.run_all(calls, keep_errors=True)
+        return self._round_committed(batches, replies, failed)
 
     async def commit_turns_then_take(
         self, batches: Sequence[tuple[str, Batch]], runner_job_id: str, count: int, wait_s: float
     ) -> tuple[list[CommitOutcome], list[str]]:
         """Commit the round, then take the runner's next games (BZMPOP when waiting), all in
         one pipeline: Redis runs the commits at once, and their replies come with the games."""
-        calls = [self._commit_call(game_id, batch, finish=True) for game_id, batch in batches]
+        calls, failed = self._round_calls(batches)
+        commits = len(calls)
         if wait_s <= 0:
             calls.append(self._take_call(runner_job_id, count))
-            *replies, taken = await self.scripts.run_all(calls)
-            return self._round_committed(batches, replies), [_text(g) for g in taken]
+            *replies, taken = await self.scripts.run_all(calls, keep_errors=True)
+            return self._round_committed(batches, replies, failed), [_text(g) for g in taken]
         # Blocks on the server (BZMPOP, Redis 7): a game marked ready wakes the runner at once,
         # and under load it returns at once with up to `count` games.
         if self._renewal_due(runner_job_id):
             calls.append(self._take_call(runner_job_id, 0))
         ready_key = self.ready_key
         *replies, popped = await self.scripts.run_all(
-            calls, lambda pipe: pipe.bzmpop(wait_s, 1, [ready_key], min=True, count=count)
+            calls,
+            lambda pipe: pipe.bzmpop(wait_s, 1, [ready_key], min=True, count=count),
+            keep_errors=True,
         )
-        return self._round_committed(batches, replies[: len(batches)]), _popped(popped)
+        return self._round_committed(batches, replies[:commits], failed), _popped(popped)
+
+    def _round_calls(
+        self, batches: Sequence[tuple[str, Batch]]
+    ) -> tuple[list[ScriptCall], dict[int, CommitFailed]]:
+        """The commit calls of a round's batches; those that cannot be encoded fail alone."""
+        calls: list[ScriptCall] = []
+        failed: dict[int, CommitFailed] = {}
+        for n, (game_id, batch) in enumerate(batches):
+            call = self._commit_call(game_id, batch, finish=True)
+            if isinstance(call, CommitFailed):
+                failed[n] = call
+            else:
+                calls.append(call)
+        return calls, failed
 
     def _round_committed(
-        self, batches: Sequence[tuple[str, Batch]], replies: Sequence[Any]
+        self,
+        batches: Sequence[tuple[str, Batch]],
+        replies: Sequence[Any],
+        failed: dict[int, CommitFailed],
     ) -> list[CommitOutcome]:
+        sent = iter(replies)
         return [
-            self._committed(game_id, batch, reply)
-            for (game_id, batch), reply in zip(batches, replies, strict=True)
+            failed[n] if n in failed else self._committed(game_id, batch, next(sent))
+            for n, (game_id, batch) in enumerate(batches)
         ]
 
-    def _commit_call(self, game_id: str, batch: Batch, finish: bool) -> ScriptCall:
-        """The commit script's call; `finish` also gives the lease back and notifies."""
+    def _commit_call(self, game_id: str, batch: Batch, finish: bool) -> ScriptCall | CommitFailed:
+        """The commit script's call (`finish` also gives the lease back and notifies), or why
+        the batch cannot be encoded."""
+        try:
+            records = [RECORD_ENCODER.encode(decided.record) for decided in batch.decided]
+        except (OverflowError, TypeError, ValueError) as exc:
+            return CommitFailed(game_id, f"the batch cannot be stored: {exc}")
         keys = self.keys(game_id)
         args: list[Any] = [
             batch.lease,
@@ -339,8 +371,8 @@ class RedisEventStore:
         ]
         for event in batch.events:
             args += [event.data, event.hash, event.command_id or ""]
-        for decided in batch.decided:
-            args += [decided.command_id, RECORD_ENCODER.encode(decided.record)]
+        for decided, record in zip(batch.decided, records, strict=True):
+            args += [decided.command_id, record]
         for name, value in batch.views.items():
             args += [name, value]
         script_keys = [
@@ -355,7 +387,11 @@ class RedisEventStore:
         return self.scripts.commit, script_keys, args
 
     @staticmethod
-    def _committed(game_id: str, batch: Batch, reply: list[Any]) -> CommitOutcome:
+    def _committed(game_id: str, batch: Batch, reply: list[Any] | Exception) -> CommitOutcome:
+        if isinstance(reply, ResponseError):  # the script failed for this game alone
+            return CommitFailed(game_id, str(reply))
+        if isinstance(reply, Exception):
+            raise reply
         kind = reply[0]
         if kind == b"ok":
             head = Head(int(reply[1]), batch.head_hash, batch.cursor, batch.finished)

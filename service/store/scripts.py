@@ -45,7 +45,10 @@ class Scripts:
         return script  # type: ignore[no-any-return]
 
     async def run_all(
-        self, calls: Sequence[ScriptCall], then: Callable[[Any], object] | None = None
+        self,
+        calls: Sequence[ScriptCall],
+        then: Callable[[Any], object] | None = None,
+        keep_errors: bool = False,
     ) -> list[Any]:
         """Run script calls in one round trip and return their replies in order.
 
@@ -54,6 +57,8 @@ class Scripts:
         (a restart) did not run; it is run again once the script is loaded. Any other error
         reply is raised. `then(pipeline)` may queue plain commands after the scripts (a
         runner's blocking take); their replies follow the scripts', and they are not re-run.
+        With `keep_errors`, a script's error reply is returned in its place instead (the calls
+        of a round are independent: one game's failure is not the others').
         """
         replies = await self._pipelined(calls, then)
         lost = [n for n, reply in enumerate(replies[: len(calls)]) if _lost_script(reply)]
@@ -62,7 +67,7 @@ class Scripts:
                 await self.redis.script_load(script.script)
             for n, reply in zip(lost, await self._pipelined([calls[n] for n in lost]), strict=True):
                 replies[n] = reply
-        for reply in replies:
+        for reply in replies[len(calls) :] if keep_errors else replies:
             if isinstance(reply, Exception):
                 raise reply
         return replies

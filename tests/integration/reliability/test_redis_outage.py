@@ -9,11 +9,55 @@ from typing import Any
 import pytest
 
 from tests.fakes.players import ClientBot
+from tests.fakes.poison import NAME as POISONED
+from tests.fakes.poison import POISONS, refusal_code
+from tests.fakes.race import race_config
 
 from .conftest import Stack, wait_until
 from .figures import record_figures
 
 pytestmark = pytest.mark.redis
+
+
+@pytest.fixture
+def stack_overrides() -> dict[str, Any]:
+    """The poisoned race (tests/fakes/poison.py) installed beside the race."""
+    return {"plugins": "tests.fakes.poison"}
+
+
+def poisoned_game(stack: Stack) -> tuple[str, list[str]]:
+    """A poisoned race with both seats taken: its id and the seats' tokens."""
+    created = stack.http.post("/games", json={"game": POISONED, "config": race_config(2, 1000)})
+    assert created.status_code == 201, created.text
+    game_id: str = created.json()["game_id"]
+    tokens = [stack.http.post(f"/games/{game_id}/seats", json={}).json()["token"] for _ in "ab"]
+    return game_id, tokens
+
+
+def send_poisons(stack: Stack, game_id: str, tokens: list[str], tag: str) -> list[int]:
+    """Every poison, queued (202) by the seat to act; an int past 64 bits is a 422 at once.
+    The HTTP statuses of the requests."""
+    seat = min(stack.turn(game_id)["to_act"])
+    statuses = []
+    for steps in POISONS:
+        reply = stack.http.post(
+            f"/games/{game_id}/commands",
+            json={
+                "command_id": f"{tag}-poison-{steps}",
+                "command": {"type": "Move", "steps": steps},
+            },
+            headers=stack.bearer(tokens[seat]),
+        )
+        assert reply.status_code == 202, reply.text
+        statuses.append(reply.status_code)
+    too_big = stack.http.post(
+        f"/games/{game_id}/commands",
+        json={"command_id": f"{tag}-too-big", "command": {"type": "Move", "steps": 2**64}},
+        headers=stack.bearer(tokens[seat]),
+    )
+    assert too_big.status_code == 422 and too_big.json()["code"] == "command.out_of_range"
+    statuses.append(too_big.status_code)
+    return statuses
 
 
 def move(stack: Stack, game_id: str, tokens: list[str], bot: ClientBot, command_id: str) -> Any:
@@ -41,6 +85,9 @@ def test_nothing_acknowledged_is_lost_and_everyone_recovers(stack: Stack, kills:
     # Given a game played through the API, each move acknowledged as applied
     stack.workers.start(1)
     game_id, tokens = stack.seated_game(target=40)
+    # (and a game whose seat sends every kind of poison command, queued just before each kill)
+    poisoned_id, poisoned_tokens = poisoned_game(stack)
+    poison_statuses: list[int] = []
     bot = ClientBot(7)
     acknowledged: dict[str, Any] = {}
     refusals = 0
@@ -51,6 +98,7 @@ def test_nothing_acknowledged_is_lost_and_everyone_recovers(stack: Stack, kills:
             assert reply.status_code == 200, reply.text
             acknowledged[command_id] = reply.json()
         version = stack.version(game_id)
+        poison_statuses += send_poisons(stack, poisoned_id, poisoned_tokens, f"o{outage}")
 
         # When Redis is killed
         stack.redis.kill()
@@ -96,6 +144,26 @@ def test_nothing_acknowledged_is_lost_and_everyone_recovers(stack: Stack, kills:
         assert reply.status_code == 200, reply.text
         step += 1
     assert stack.workers.processes[0].poll() is None
+    # And the poisoned game: every poison refused with its code, and a move after them applied
+    after = move(stack, poisoned_id, poisoned_tokens, bot, "after-poisons")
+    assert after.status_code == 200 and after.json()["status"] == "applied", after.text
+    for outage in range(kills):
+        for steps in POISONS:
+            outcome = stack.http.get(
+                f"/games/{poisoned_id}/commands/o{outage}-poison-{steps}",
+                headers=stack.bearer(poisoned_tokens[0]),
+            )
+            if outcome.status_code == 404:  # sent by the other seat
+                outcome = stack.http.get(
+                    f"/games/{poisoned_id}/commands/o{outage}-poison-{steps}",
+                    headers=stack.bearer(poisoned_tokens[1]),
+                )
+            poison_statuses.append(outcome.status_code)
+            assert (outcome.json()["status"], outcome.json()["code"]) == (
+                "refused",
+                refusal_code(steps),
+            )
+    assert not [status for status in poison_statuses if status >= 500]
     record_figures(
         f"redis_outage_{kills}_kills",
         redis_kills=kills,
@@ -103,6 +171,9 @@ def test_nothing_acknowledged_is_lost_and_everyone_recovers(stack: Stack, kills:
         lost=0,
         refused_with_503=refusals,
         moves_after_recovery=step,
+        poison_commands=kills * len(POISONS),
+        poison_requests_5xx=0,
+        poisoned_game_frozen=0,
     )
 
 

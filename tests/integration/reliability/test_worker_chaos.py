@@ -4,6 +4,10 @@ Beyond tests/integration/test_faults.py (every acknowledged command applied exac
 clients here also fire commands they never wait for (out of turn, or abandoned after a short
 wait): those apply at most once. Every stream's hash chain, events, projections and seed then
 pass `skald verify`'s checks, and every game finishes.
+
+The games are poisoned races (tests/fakes/poison.py): now and then the seat to act first sends
+a poison command (rules that raise, an event or refusal MessagePack cannot hold, views that
+fail). Each is refused with its code, and no game freezes: every inbox is drained to its end.
 """
 
 from __future__ import annotations
@@ -11,14 +15,22 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter
+from collections.abc import Iterator
+from typing import Any
 
+import msgspec
 import pytest
 
+from contracts.api import CommandOutcome
+from domain.games import unregister
 from service.app import Skald
 from service.history.service import HistoryService
+from service.settings import Settings
 from service.store.records import NO_INBOX_ID
 from tests.fakes.players import ClientBot
-from tests.fakes.race import race_config, register_race
+from tests.fakes.poison import NAME as POISONED
+from tests.fakes.poison import POISONS, refusal_code, register
+from tests.fakes.race import race_config
 from tests.integration.conftest import Workers
 
 from .figures import record_figures
@@ -26,6 +38,15 @@ from .figures import record_figures
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
 
 WAIT_S = 5.0
+POISON_RATE = 0.2  # of moves preceded by a poison command
+
+
+@pytest.fixture
+def core_settings(core_settings: Settings) -> Iterator[Settings]:
+    """The poisoned race installed in the workers, and in this process for the facade."""
+    register()
+    yield msgspec.structs.replace(core_settings, plugins="tests.fakes.poison")
+    unregister(POISONED)
 
 
 async def play(
@@ -42,19 +63,38 @@ async def play(
             stray = {"type": "Move", "steps": 1}
             await skald.submit(game_id, 1 - seat, f"{game_id}-stray-{sent}", stray, "r")
             counts["fire_and_forget"] += 1
+        if rng.random() < POISON_RATE:
+            steps = rng.choice(POISONS)
+            poison_id = f"{game_id}-poison-{sent}"
+            poison = {"type": "Move", "steps": steps}
+            refused = await submit_until_decided(skald, game_id, seat, poison_id, poison, counts)
+            assert (refused.status, refused.code) == ("refused", refusal_code(steps)), refused
+            counts["poisons_refused"] += 1
         options = (await skald.turn(game_id, seat)).legal_commands
         command_id = f"{game_id}-{sent}"
         command = bots[seat].choose(options)
-        while True:
-            await skald.submit(game_id, seat, command_id, command, "r")
-            outcome = await skald.wait_outcome(game_id, command_id, WAIT_S)
-            if outcome.status != "queued":
-                break
-            counts["retried_after_timeout"] += 1  # same id: the one outcome comes back
+        outcome = await submit_until_decided(skald, game_id, seat, command_id, command, counts)
         assert outcome.status == "applied", outcome
         counts["acknowledged"] += 1
         decided.put_nowait(command_id)
         sent += 1
+
+
+async def submit_until_decided(
+    skald: Skald,
+    game_id: str,
+    seat: int,
+    command_id: str,
+    command: dict[str, Any],
+    counts: Counter[str],
+) -> CommandOutcome:
+    """Send a command until its outcome comes (the same id: the one outcome comes back)."""
+    while True:
+        await skald.submit(game_id, seat, command_id, command, "r")
+        outcome = await skald.wait_outcome(game_id, command_id, WAIT_S)
+        if outcome.status != "queued":
+            return outcome
+        counts["retried_after_timeout"] += 1
 
 
 async def chaos(
@@ -77,10 +117,9 @@ async def test_workers_killed_at_random_lose_nothing_and_apply_nothing_twice(
     skald: Skald, workers: Workers, games: int, target: int
 ) -> None:
     # Given games played by clients while workers are killed at random
-    register_race()
     workers.start(3)
     game_ids = [
-        (await skald.create_game("race", race_config(2, target))).game_id for _ in range(games)
+        (await skald.create_game(POISONED, race_config(2, target))).game_id for _ in range(games)
     ]
     counts: Counter[str] = Counter()
     decided: asyncio.Queue[str] = asyncio.Queue()
@@ -97,6 +136,9 @@ async def test_workers_killed_at_random_lose_nothing_and_apply_nothing_twice(
         events_of: Counter[str | None] = Counter(event.command_id for event in stored)
         inbox = await skald.store.inbox(game_id, NO_INBOX_ID, 100_000)
         assert len(inbox) == len({received.command_id for received in inbox})
+        # And no game is frozen: its inbox is drained to its end
+        head = await skald.store.head(game_id)
+        assert head is not None and head.cursor == inbox[-1].inbox_id
         for received in inbox:
             outcome = await skald.outcome(game_id, received.command_id)
             if outcome.status == "applied":
@@ -110,10 +152,12 @@ async def test_workers_killed_at_random_lose_nothing_and_apply_nothing_twice(
         assert verification.finished
         counts["commands_in_inboxes"] += len(inbox)
     assert counts["worker_kills"] >= 2
+    assert counts["poisons_refused"] >= games  # about one move in five came with a poison
     record_figures(
         f"worker_chaos_{games}_games",
         games=games,
         lost=0,
         applied_twice=0,
+        frozen_games=0,
         **dict(sorted(counts.items())),
     )

@@ -13,6 +13,7 @@ import pytest
 from service.pipeline.chain import genesis, link
 from service.store.protocol import (
     AlreadyDecided,
+    CommitFailed,
     EventStore,
     GameExists,
     GameMissing,
@@ -522,6 +523,35 @@ class EventStoreContract:
         assert isinstance(outcomes[1], Committed)
         assert (await store.command("g2", "c1")) == good.decided[0].record
         assert not await store.lease_held("g2")
+
+    async def test_a_turn_whose_outcome_cannot_be_stored_fails_alone(
+        self, store: EventStore
+    ) -> None:
+        # An int past 64 bits in a refusal's details: MessagePack cannot hold it.
+        for game_id in ("g1", "g2", "g3"):
+            await create_game(store, game_id)
+            await store.submit(game_id, command("c1"), "job", 0, 1000)
+        requests = [TurnRequest(game_id) for game_id in ("g1", "g2", "g3")]
+        turns = await store.open_turns(requests, LEASE_MS, 10)
+        batches = []
+        for game_id, turn in zip(("g1", "g2", "g3"), turns, strict=True):
+            assert turn is not None
+            inbox_id = turn.commands[0].inbox_id
+            details = {"steps": 2**64} if game_id == "g2" else {}
+            record = CommandRecord("refused", 0, inbox_id, code="x", details=details)
+            batch = Batch(turn.lease, 3, inbox_id, turn.head.hash, [], [Decided("c1", record)])
+            batches.append((game_id, batch))
+
+        outcomes = await store.commit_turns(batches)
+
+        assert isinstance(outcomes[1], CommitFailed)
+        assert (await store.command("g2", "c1")).status == "queued"  # type: ignore[union-attr]
+        assert await store.lease_held("g2")
+        with pytest.raises(CommitFailed):
+            await store.commit("g2", batches[1][1])
+        for n in (0, 2):
+            assert isinstance(outcomes[n], Committed)
+            assert await store.command(batches[n][0], "c1") == batches[n][1].decided[0].record
 
     async def test_a_committed_turn_announces_its_new_version_and_an_idle_one_does_not(
         self, store: EventStore, notifications: Notifications
