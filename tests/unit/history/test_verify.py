@@ -20,7 +20,17 @@ from tests.unit.history.tamper import edit_events
 
 pytestmark = pytest.mark.anyio
 
-CHECKS = ["stream", "chain", "rules", "events", "outcomes", "projections", "fairness"]
+CHECKS = [
+    "stream",
+    "chain",
+    "records",
+    "liveness",
+    "rules",
+    "events",
+    "outcomes",
+    "projections",
+    "fairness",
+]
 
 
 def statuses(report: GameVerification) -> dict[str, str]:
