@@ -244,6 +244,7 @@ class Skald:
             game_id, lambda stored: hmac.compare_digest(stored, digest)
         )
         if found is None:
+            await self.seats.check_records(game_id)  # a lost seat record is not a bad token
             raise Unauthorized("token.invalid", "this token is not valid for this game")
         return found
 
@@ -382,11 +383,9 @@ class Skald:
         while len(records) < limit and after < head.version:
             chunk = await self.store.read(game_id, after, min(limit, head.version - after))
             if not chunk:
-                raise GameDamaged(
-                    game_id,
-                    f"the event stream ends at version {after}, the head is at {head.version}",
-                    after + 1,
-                )
+                ends = f"ends at version {after}" if after else "is missing"
+                damage = f"the event stream {ends}, the head is at version {head.version}"
+                raise GameDamaged(game_id, damage, after + 1)
             records += visible_records(codec, chunk, seat, head.finished)
             after = chunk[-1].version
         return EventPage(game_id=game_id, events=records[:limit], last_version=head.version)

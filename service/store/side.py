@@ -57,6 +57,21 @@ class Seats:
             raise Conflict("seat.taken", f"seat {seat} is already taken", details={"seat": seat})
         raise SeatsFull("seat.none_free", "every seat of this game is taken")
 
+    async def check_records(self, game_id: str) -> None:
+        """GameDamaged when a seat a player took (named in the meta) has lost its record."""
+        keys = GameKeys(self.prefix, game_id)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hkeys(keys.meta)
+            pipe.hkeys(keys.seats)
+            meta_fields, seats = await pipe.execute()
+        named = {field[1:] for field in meta_fields if field[:1] == b"n" and field[1:].isdigit()}
+        lost = sorted(int(seat) for seat in named - set(seats))
+        if lost:
+            listed = ", ".join(map(str, lost))
+            many = len(lost) > 1
+            damage = f"the record{'s' if many else ''} of seat{'s' if many else ''} {listed} "
+            raise GameDamaged(game_id, damage + ("are missing" if many else "is missing"))
+
     async def token_hashes(self, game_id: str) -> dict[int, bytes]:
         """Each taken seat's token hash."""
         stored: Any = await self.redis.hgetall(GameKeys(self.prefix, game_id).seats)
