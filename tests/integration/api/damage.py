@@ -44,7 +44,7 @@ def damage(direct: redis.Redis, settings: Settings, game_id: str, kind: str) -> 
             return "event 3 is missing from the stream"
         case "stream-lost":
             direct.delete(keys.events)
-            return "the event stream is missing"
+            return "the event stream "  # "is missing", or "ends at version N" after N
         case "view-corrupt":
             direct.hset(keys.views, "json:p", b"<html>oops</html>")
             return "the stored view 'json:p' does not decode"
