@@ -208,8 +208,8 @@ def check_records(stored: StoredGame, keys: GameKeysState, seed: bytes | None) -
             "the secret (seed) is missing for a live game: it can never move again once a "
             "worker restarts",
         )
-    taken = keys.named_seats | {command.received.seat for command in stored.commands}
-    lost = sorted(taken - keys.seat_records)
+    # Every join names its player in the meta: a named seat without a record lost it.
+    lost = sorted(keys.named_seats - keys.seat_records)
     if lost:
         return _failed(
             "records",
