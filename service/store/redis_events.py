@@ -285,6 +285,8 @@ class RedisEventStore:
             return None
         if not version.isdigit():
             raise GameDamaged(game_id, f"the head's version {_text(version)!r} is not a number")
+        if cursor is None or not cursor.replace(b"-", b"", 1).isdigit():
+            raise GameDamaged(game_id, "the head's inbox cursor is missing or malformed")
         return Head(int(version), chain or b"", _text(cursor), status == b"finished")
 
     async def seed(self, game_id: str) -> bytes | None:

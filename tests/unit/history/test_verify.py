@@ -305,3 +305,20 @@ async def test_garbled_outcome_records_and_inbox_entries_are_named(
     records, inbox = await history_service(redis_store).verify_all(["records", "inbox"])
     assert failures(records) == {"outcomes": "a command's outcome record does not decode"}
     assert failures(inbox) == {"stream": f"inbox entry {entry} is malformed"}
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "detail"),
+    [
+        ("v", b"seven", "the head's version 'seven' is not a number"),
+        ("cur", b"yesterday", "the head's inbox cursor is missing or malformed"),
+        ("seats", b"many", "the meta record lacks the game's fixed facts"),
+    ],
+)
+async def test_a_garbled_head_or_meta_is_named(
+    redis_store: RedisEventStore, field: str, value: bytes, detail: str
+) -> None:
+    await race(redis_store, "g1", stop_after=2)
+    await redis_store.redis.hset(redis_store.keys("g1").meta, field, value)
+    [report] = await history_service(redis_store).verify_all(["g1"])
+    assert failures(report) == {"stream": detail}
