@@ -111,9 +111,8 @@ def contiguous_events(
         try:
             events.append(_stored_event(entry_id, fields))
         except KeyError as exc:
-            raise GameDamaged(
-                game_id, f"event {version} lacks its field {exc.args[0]!r}", version
-            ) from None
+            lost = {b"e": "data", b"h": "chain value"}.get(exc.args[0], "fields")
+            raise GameDamaged(game_id, f"event {version} lacks its {lost}", version) from None
         expected += 1
     return events
 

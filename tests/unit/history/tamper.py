@@ -114,3 +114,18 @@ async def strand_command(redis: Redis, prefix: str, game_id: str, body: bytes) -
     inbox_id = await redis.xadd(keys.inbox, fields, id="1000-0")
     await redis.hset(keys.commands, "stranded", inbox_id)
     return str(inbox_id.decode())
+
+
+async def strip_event_field(
+    redis: Redis, prefix: str, game_id: str, version: int, field: bytes
+) -> None:
+    """Rewrite the game's stream with one field dropped from the event at `version`."""
+    keys = GameKeys(prefix, game_id)
+    entries = await redis.xrange(keys.events)
+    async with redis.pipeline(transaction=True) as pipe:
+        pipe.delete(keys.events)  # a stream's entries cannot be edited: write it again
+        for entry_id, fields in entries:
+            if int(entry_id.split(b"-", 1)[0]) == version:
+                fields = {name: value for name, value in fields.items() if name != field}
+            pipe.xadd(keys.events, fields, id=entry_id)
+        await pipe.execute()

@@ -26,6 +26,7 @@ from tests.unit.history.tamper import (
     garble_records,
     overwrite_view,
     strand_command,
+    strip_event_field,
     strip_inbox_entry,
 )
 
@@ -322,3 +323,10 @@ async def test_a_garbled_head_or_meta_is_named(
     await redis_store.redis.hset(redis_store.keys("g1").meta, field, value)
     [report] = await history_service(redis_store).verify_all(["g1"])
     assert failures(report) == {"stream": detail}
+
+
+async def test_an_event_without_its_chain_value_is_named(redis_store: RedisEventStore) -> None:
+    await race(redis_store, "g1", stop_after=4)
+    await strip_event_field(redis_store.redis, PREFIX, "g1", 6, b"h")
+    [report] = await history_service(redis_store).verify_all(["g1"])
+    assert failures(report) == {"stream": "event 6 lacks its chain value"}
