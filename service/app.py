@@ -20,6 +20,7 @@ from collections.abc import AsyncGenerator
 from datetime import UTC, datetime
 from typing import Any
 
+import msgspec
 from redis import Redis as SyncRedis
 from redis.asyncio import BlockingConnectionPool, Redis
 
@@ -35,6 +36,8 @@ from contracts.api import (
 from service.errors import (
     Conflict,
     Forbidden,
+    GameDamaged,
+    GameQuarantined,
     InvalidInput,
     NotFound,
     RateLimited,
@@ -146,8 +149,9 @@ class Skald:
         meta = self._metas.get(game_id)
         if meta is not None:
             return meta
-        if not is_game_id(game_id) or (meta := await self.store.meta(game_id)) is None:
+        if not is_game_id(game_id):
             raise GameMissing(game_id)
+        meta = await self.store.known_meta(game_id)
         self._metas[game_id] = meta  # a game's meta never changes: cache it
         while len(self._metas) > _META_CACHE_SIZE:
             self._metas.popitem(last=False)
@@ -223,8 +227,8 @@ class Skald:
         for game_id in await self.lobby.newest(game, limit):
             try:
                 meta = await self._meta(game_id)
-            except GameMissing:
-                continue
+            except (GameMissing, GameDamaged, GameQuarantined):
+                continue  # the lobby lists the games that can be played
             taken = sorted(await self.seats.token_hashes(game_id))
             entries.append(LobbyEntry(game_id, meta.game, meta.seats, taken, meta.created_at))
         return entries
@@ -240,6 +244,7 @@ class Skald:
             game_id, lambda stored: hmac.compare_digest(stored, digest)
         )
         if found is None:
+            await self.seats.check_records(game_id)  # a lost seat record is not a bad token
             raise Unauthorized("token.invalid", "this token is not valid for this game")
         return found
 
@@ -297,6 +302,8 @@ class Skald:
         """What became of a command so far; NotFound for an unknown id (or another seat's)."""
         await self._meta(game_id)
         record = await self.store.command(game_id, command_id)
+        if record is None and await self.store.meta(game_id) is None:
+            await self.store.absent(game_id)  # quarantined (or damaged) since cached
         if record is None or (seat is not None and record.seat != seat):
             raise NotFound("command.not_found", f"no command {command_id!r} in this game")
         return api_outcome(command_id, record)
@@ -330,9 +337,10 @@ class Skald:
         meta = await self._meta(game_id)
         if seat is not None and not 0 <= seat < meta.seats:
             raise Forbidden("seat.out_of_range", f"no seat {seat} in this game")
-        stored = await self.store.view(game_id, view_field(fmt, seat))
-        if stored is None:
-            raise NotFound("view.not_found", "this game has no view (yet)")
+        field = view_field(fmt, seat)
+        stored = await self.store.view(game_id, field)
+        if stored is None:  # every game is created with its views
+            await self.store.absent(game_id, f"stored view {field!r}")
         return stored
 
     @redis_guarded
@@ -341,10 +349,14 @@ class Skald:
         meta = await self._meta(game_id)
         if seat is not None and not 0 <= seat < meta.seats:
             raise Forbidden("seat.out_of_range", f"no seat {seat} in this game")
-        stored = await self.store.view(game_id, view_field(TURN_FORMAT, seat))
+        field = view_field(TURN_FORMAT, seat)
+        stored = await self.store.view(game_id, field)
         if stored is None:
-            raise NotFound("view.not_found", "this game has no view (yet)")
-        return decode_turn(stored[1])
+            await self.store.absent(game_id, f"stored turn {field!r}")
+        try:
+            return decode_turn(stored[1])
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            raise GameDamaged(game_id, f"the stored turn {field!r} does not decode") from None
 
     @redis_guarded
     async def events_after(
@@ -357,7 +369,7 @@ class Skald:
         limit = max(1, min(limit, self.settings.max_events_page))
         head = await self.store.head(game_id)
         if head is None:
-            raise GameMissing(game_id)
+            await self.store.absent(game_id)
         codec = codec_for(meta.game)
         if meta.rules_version != codec.game.rules_version:
             # Its events may not even decode under these rules: say so rather than guess.
@@ -371,7 +383,9 @@ class Skald:
         while len(records) < limit and after < head.version:
             chunk = await self.store.read(game_id, after, min(limit, head.version - after))
             if not chunk:
-                break
+                ends = f"ends at version {after}" if after else "is missing"
+                damage = f"the event stream {ends}, the head is at version {head.version}"
+                raise GameDamaged(game_id, damage, after + 1)
             records += visible_records(codec, chunk, seat, head.finished)
             after = chunk[-1].version
         return EventPage(game_id=game_id, events=records[:limit], last_version=head.version)

@@ -97,3 +97,42 @@ class Unavailable(ServiceError):
     ) -> None:
         super().__init__(code, message, details=details)
         self.retry_after = retry_after
+
+
+class GameDamaged(ServiceError):
+    """What the store holds of a game is damaged: a lost or corrupt record (500, our fault).
+
+    Never served as if it were good: an operator runs `skald verify` and `skald repair`, or
+    quarantines the game.
+    """
+
+    default_status = 500
+
+    def __init__(self, game_id: str, damage: str, version: int | None = None) -> None:
+        details: dict[str, Any] = {"game_id": game_id, "damage": damage}
+        if version is not None:
+            details["version"] = version
+        super().__init__(
+            "game.damaged",
+            f"game {game_id!r} is damaged: {damage}; the operator has been told",
+            details=details,
+        )
+        self.game_id = game_id
+        self.damage = damage
+        self.version = version
+
+
+class GameQuarantined(ServiceError):
+    """An operator took the game out of service (`skald quarantine`) (503)."""
+
+    default_status = 503
+
+    def __init__(self, game_id: str, reason: str) -> None:
+        super().__init__(
+            "game.quarantined",
+            f"game {game_id!r} is quarantined by the operator ({reason}): it takes no "
+            "command and serves no read until released",
+            details={"game_id": game_id, "reason": reason},
+        )
+        self.game_id = game_id
+        self.reason = reason

@@ -26,7 +26,7 @@ from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.types import ExceptionHandlersMap
 
 from contracts.api import Problem
-from service.errors import RateLimited, ServiceError, Unauthorized, Unavailable
+from service.errors import GameDamaged, RateLimited, ServiceError, Unauthorized, Unavailable
 from service.logging import log_fields, request_id
 
 from .negotiation import PROBLEM_JSON
@@ -90,7 +90,10 @@ def _service_error(request: Request[Any, Any, Any], exc: Exception) -> Response[
     if isinstance(exc, Unauthorized):
         # RFC 6750: tell the client which scheme to use.
         headers["www-authenticate"] = 'Bearer realm="skald", error="invalid_token"'
-    if exc.status >= 500:
+    if isinstance(exc, GameDamaged):
+        # Served as a named problem, never as data: the operator must hear of it too.
+        log.error("game.damaged", game_id=exc.game_id, damage=exc.damage)
+    elif exc.status >= 500:
         log.warning("service.unavailable", code=exc.code, error=exc.message)
     return problem_response(
         request, exc.status, exc.code, exc.message, details=exc.details, headers=headers

@@ -8,6 +8,8 @@
     skald audit      everything about one move (by version or command id)
     skald verify     check stored games: chain, events, projections, seed and draws
     skald rebuild-projections   recompute every projection from events
+    skald repair     rebuild a damaged game's views, turns and indexes from its events
+    skald quarantine take a game out of service (or --release it)
     skald bench      the benchmark suite (from a source checkout)
 
 Settings come from SKALD_* environment variables (see service.settings). A sub-command is a
@@ -20,14 +22,38 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from service.cli import audit, bench, demo, openapi, rebuild, replay, serve, verify, worker
+from service.cli import (
+    audit,
+    bench,
+    demo,
+    openapi,
+    quarantine,
+    rebuild,
+    repair,
+    replay,
+    serve,
+    verify,
+    worker,
+)
 from service.cli.demo import DemoError
 from service.cli.processes import Shutdown
 from service.embedded_redis import EmbeddedRedisError
 from service.errors import ServiceError
 
 # Each module offers `add_parser(subparsers)`, which sets `run(args) -> exit status`.
-COMMANDS = (serve, worker, demo, openapi, replay, audit, verify, rebuild, bench)
+COMMANDS = (
+    serve,
+    worker,
+    demo,
+    openapi,
+    replay,
+    audit,
+    verify,
+    rebuild,
+    repair,
+    quarantine,
+    bench,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

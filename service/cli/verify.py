@@ -13,6 +13,7 @@ from rich.table import Table
 
 from contracts.history import GameVerification
 from service.history.service import HistoryService
+from service.history.verify import FROZEN_GRACE_S, is_quarantined
 
 from .archive import console, with_history
 
@@ -25,10 +26,21 @@ def add_parser(subparsers: Any) -> None:
         description="Verify stored games (every game when none is named): rebuild each from "
         "its events, check its hash chain (naming the first bad version), its command "
         "outcomes, its projections against a fresh rebuild, and its revealed seed and every "
-        "draw. Prints a summary; exits 1 if any check failed.",
+        "draw; and its keys: the secret of a live game, every taken seat's record, and "
+        "that no command waits frozen. Games are found by any of their keys, so one whose "
+        "meta was lost is listed too. Prints a summary; exits 1 if any check failed "
+        "(quarantined games are listed apart and do not fail the run).",
     )
     parser.add_argument("game_ids", nargs="*", metavar="GAME_ID", help="games to verify")
     parser.add_argument("--json", action="store_true", help="print every report as JSON")
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=FROZEN_GRACE_S,
+        metavar="SECONDS",
+        help=f"how long a command may wait unattended before its game is reported frozen "
+        f"(default {FROZEN_GRACE_S:g})",
+    )
     parser.set_defaults(run=run)
 
 
@@ -55,10 +67,10 @@ def run(args: argparse.Namespace) -> int:
             def done(report: GameVerification) -> None:
                 progress.update(task, advance=1, description=f"verified {report.game_id}")
 
-            return await service.verify_all(game_ids, done)
+            return await service.verify_all(game_ids, done, args.grace)
 
     reports = with_history(verify)
-    failed = [report for report in reports if not report.ok]
+    failed = [report for report in reports if not report.ok and not is_quarantined(report)]
     if args.json:
         sys.stdout.buffer.write(msgspec.json.encode(reports) + b"\n")
     else:
@@ -82,10 +94,14 @@ def print_summary(
                     version = "" if check.version is None else str(check.version)
                     table.add_row(report.game_id, check.name, version, check.detail)
         out.print(table)
+    quarantined = [report for report in reports if is_quarantined(report)]
+    for report in quarantined:
+        out.print(f"quarantined: {report.game_id}: {report.checks[0].detail}", markup=False)
     skipped = sum(1 for r in reports for check in r.checks if check.status == "skipped")
+    ok = len(reports) - len(failed) - len(quarantined)
     out.print(
-        f"{counted(len(reports), 'game')} verified: {len(reports) - len(failed)} ok, "
-        f"{len(failed)} failed"
+        f"{counted(len(reports), 'game')} verified: {ok} ok, {len(failed)} failed"
+        + (f", {len(quarantined)} quarantined" if quarantined else "")
         + (f" ({counted(skipped, 'check')} skipped: see --json)" if skipped else "")
     )
 

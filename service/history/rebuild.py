@@ -9,32 +9,17 @@ left alone: it depends on the seats taken, which no event records.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from redis.asyncio import Redis
-from redis.commands.core import AsyncScript
 
 from service.errors import ServiceError
 from service.history.loading import read_game
 from service.history.record import GameHistory, decode_history
 from service.projections import encode_views
-from service.store.keys import GameKeys
 from service.store.protocol import EventStore
-
-# Unlike the worker's write_views script, the same version may be written again: that is
-# what repairs a damaged projection. Only a strictly newer stored version wins.
-_WRITE_UNLESS_NEWER = """
-local stored = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
-if stored > tonumber(ARGV[1]) then
-    return 0
-end
-local fields = {'v', ARGV[1]}
-for i = 2, #ARGV do
-    fields[#fields + 1] = ARGV[i]
-end
-redis.call('HSET', KEYS[1], unpack(fields))
-return 1
-"""
+from service.store.scripts import Scripts
+from service.store.side import Views
 
 RebuildStatus = Literal["rebuilt", "newer", "failed"]
 
@@ -48,21 +33,16 @@ class ProjectionWriter(Protocol):
 
 
 class RedisProjectionWriter:
-    """Writes a game's views hash on Redis (keys under `prefix`)."""
+    """Writes a game's views hash on Redis (keys under `prefix`) through the workers' own
+    writer, `Views`: a rebuild rewrites the stored version too, which mends damaged views,
+    and never rolls back newer ones a worker stored meanwhile."""
 
     def __init__(self, redis: Redis, prefix: str) -> None:
-        self.redis = redis
-        self.prefix = prefix
-        script: Any = redis.register_script(_WRITE_UNLESS_NEWER)
-        self._script: AsyncScript = script
+        self.views = Views(redis, prefix, Scripts(redis))
 
     async def write(self, game_id: str, version: int, fields: dict[str, bytes]) -> bool:
         """Store projections at `version` unless newer ones are there; True when written."""
-        args: list[Any] = [version]
-        for name, value in fields.items():
-            args += [name, value]
-        written = await self._script(keys=[GameKeys(self.prefix, game_id).views], args=args)
-        return bool(written)
+        return await self.views.write(game_id, version, fields, repair=True)
 
 
 @dataclass(frozen=True)

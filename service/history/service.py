@@ -11,6 +11,7 @@ from service.history.audit import audit_command, audit_version
 from service.history.catalogue import stored_game_ids
 from service.history.disclosure import Audience
 from service.history.fairness import fairness_report
+from service.history.inspection import KeyInspector
 from service.history.loading import read_game
 from service.history.rebuild import (
     ProjectionWriter,
@@ -19,8 +20,9 @@ from service.history.rebuild import (
     rebuild_projections,
 )
 from service.history.record import GameHistory, decode_history
+from service.history.repair import GameMaintenance, RepairReport
 from service.history.replay import replay_frame
-from service.history.verify import verify_game, verify_games
+from service.history.verify import FROZEN_GRACE_S, verify_game, verify_games
 from service.store.keys import is_game_id
 from service.store.protocol import EventStore, GameMissing
 from service.store.redis_events import RedisEventStore
@@ -31,8 +33,8 @@ GameIds = Callable[[], Awaitable[list[str]]]
 class HistoryService:
     """Replay, audit, fairness, verification and projection rebuilds of stored games.
 
-    `writer` and `game_ids` are needed only to rebuild projections and to visit every game;
-    `on_redis` provides both.
+    `writer` and `game_ids` are needed only to rebuild projections and to visit every game,
+    `maintenance` to check a game's keys, repair and quarantine; `on_redis` provides them.
     """
 
     def __init__(
@@ -40,10 +42,13 @@ class HistoryService:
         store: EventStore,
         writer: ProjectionWriter | None = None,
         game_ids: GameIds | None = None,
+        maintenance: GameMaintenance | None = None,
     ) -> None:
         self.store = store
         self.writer = writer
         self._game_ids = game_ids
+        self.maintenance = maintenance
+        self.inspector: KeyInspector | None = maintenance.inspector if maintenance else None
 
     @classmethod
     def on_redis(
@@ -54,11 +59,9 @@ class HistoryService:
         async def game_ids() -> list[str]:
             return await stored_game_ids(redis, prefix)
 
-        return cls(
-            store or RedisEventStore(redis, prefix),
-            RedisProjectionWriter(redis, prefix),
-            game_ids,
-        )
+        store = store or RedisEventStore(redis, prefix)
+        writer = RedisProjectionWriter(redis, prefix)
+        return cls(store, writer, game_ids, GameMaintenance(redis, prefix, store, writer))
 
     async def history(self, game_id: str) -> GameHistory:
         """A game's decoded history at its head (GameMissing, RulesVersionMismatch...)."""
@@ -88,7 +91,7 @@ class HistoryService:
         """Every check of one game."""
         if not is_game_id(game_id):
             raise GameMissing(game_id)
-        return await verify_game(self.store, game_id)
+        return await verify_game(self.store, game_id, self.inspector)
 
     async def game_ids(self) -> list[str]:
         """Every stored game's id."""
@@ -97,13 +100,35 @@ class HistoryService:
         return await self._game_ids()
 
     async def verify_all(
-        self, game_ids: list[str], on_done: Callable[[GameVerification], None] | None = None
+        self,
+        game_ids: list[str],
+        on_done: Callable[[GameVerification], None] | None = None,
+        grace_s: float = FROZEN_GRACE_S,
     ) -> list[GameVerification]:
-        """Verify the given games, reporting each as it is done."""
-        return await verify_games(self.store, game_ids, on_done)
+        """Verify the given games, reporting each as it is done (frozen: waiting `grace_s`)."""
+        return await verify_games(self.store, game_ids, on_done, self.inspector, grace_s)
 
     async def rebuild(self, game_id: str) -> RebuildResult:
         """Recompute and store one game's projections from its events."""
         if self.writer is None:
             raise RuntimeError("this HistoryService was built without a projection writer")
         return await rebuild_projections(self.store, self.writer, game_id)
+
+    def _maintenance(self, game_id: str) -> GameMaintenance:
+        if self.maintenance is None:
+            raise RuntimeError("this HistoryService was built without access to the keys")
+        if not is_game_id(game_id):
+            raise GameMissing(game_id)
+        return self.maintenance
+
+    async def repair(self, game_id: str) -> RepairReport:
+        """Rebuild what the events can rebuild of a damaged game; name what cannot be."""
+        return await self._maintenance(game_id).repair(game_id)
+
+    async def quarantine(self, game_id: str, reason: str) -> bool:
+        """Take a game out of service (False: it already was)."""
+        return await self._maintenance(game_id).quarantine(game_id, reason)
+
+    async def release(self, game_id: str) -> bool:
+        """Put a quarantined game back in service (False: it was not quarantined)."""
+        return await self._maintenance(game_id).release(game_id)

@@ -8,7 +8,14 @@ where it broke) or "skipped" (with why):
 - events: every event decodes and folds, SeedRevealed closes a finished game and only it;
 - outcomes: each decided command's record agrees with the events;
 - projections: the stored views and turns equal a fresh rebuild from the events;
-- fairness: the revealed seed matches its commitment and re-derives every draw.
+- fairness: the revealed seed matches its commitment and re-derives every draw;
+- records (on Redis): the meta, the event stream, the secret of a live game and every seat
+  record a player took are there;
+- liveness (on Redis): no command waits past a grace period with no worker coming for it.
+
+A game whose meta is lost is still listed (by its other keys), a quarantined one is reported
+as such, and every damage is named ("event 12 is missing", "the record of seat 1 is
+missing"), never reported as an unexpected error.
 """
 
 from __future__ import annotations
@@ -20,15 +27,20 @@ import msgspec
 import redis.exceptions
 
 from contracts.history import Check, GameVerification
-from service.errors import Conflict, ServiceError
+from service.errors import Conflict, GameDamaged, ServiceError
 from service.history.errors import CorruptHistory
 from service.history.fairness import fairness_report
-from service.history.loading import StoredGame, read_game
+from service.history.inspection import GameKeysState, KeyInspector
+from service.history.loading import StoredGame, inbox_order, read_game
 from service.history.rebuild import fresh_projections
 from service.history.record import GameHistory, created_event, decode_history
 from service.pipeline.chain import first_broken_link
 from service.pipeline.codec import is_meta_event
-from service.store.protocol import EventStore
+from service.store.protocol import EventStore, GameMissing
+
+# How long a command may wait with no worker holding or coming for its game before the game
+# is reported frozen (the sweeper re-wakes games well within it).
+FROZEN_GRACE_S = 60.0
 
 
 def _ok(name: str, detail: str) -> Check:
@@ -125,7 +137,10 @@ async def check_outcomes(store: EventStore, history: GameHistory) -> Check:
         if step.status == "queued":
             continue
         decided += 1
-        record = await store.command(history.game_id, step.command_id)
+        try:
+            record = await store.command(history.game_id, step.command_id)
+        except GameDamaged as exc:
+            return _failed("outcomes", exc.damage, step.first_version or step.version_before)
         status = None if record is None else record.status
         spans = (step.first_version, step.last_version)
         recorded = (None, None) if record is None else (record.first_version, record.last_version)
@@ -149,7 +164,10 @@ async def check_projections(store: EventStore, history: GameHistory) -> Check:
     version = history.last_version
     fresh = fresh_projections(history)
     for name, expected in fresh.items():
-        stored = await store.view(history.game_id, name)
+        try:
+            stored = await store.view(history.game_id, name)
+        except GameDamaged as exc:
+            return _failed("projections", exc.damage, version)
         if stored is None:
             return _failed("projections", f"projection {name!r} is missing", version)
         stored_version, data = stored
@@ -182,10 +200,80 @@ def check_fairness(history: GameHistory) -> Check:
     return _ok("fairness", report.detail)
 
 
-async def verify_game(store: EventStore, game_id: str) -> GameVerification:
-    """Every check of one game (GameMissing when there is no such game)."""
-    stored = await read_game(store, game_id)
+def check_records(stored: StoredGame, keys: GameKeysState, seed: bytes | None) -> Check:
+    """The keys a game cannot do without: its secret while live, and every taken seat's."""
+    if seed is None and not stored.head.finished:
+        return _failed(
+            "records",
+            "the secret (seed) is missing for a live game: it can never move again once a "
+            "worker restarts",
+        )
+    # Every join names its player in the meta: a named seat without a record lost it.
+    lost = sorted(keys.named_seats - keys.seat_records)
+    if lost:
+        return _failed(
+            "records",
+            f"seat records missing for seat{'s' if len(lost) > 1 else ''} "
+            f"{', '.join(map(str, lost))}: taken by players whose tokens are lost",
+        )
+    kept = "kept" if seed is not None else "gone, revealed in the stream"
+    return _ok("records", f"{len(keys.seat_records)} seat records, the secret {kept}")
+
+
+def check_liveness(stored: StoredGame, keys: GameKeysState, grace_s: float) -> Check:
+    """Frozen: commands queued past the inbox cursor longer than `grace_s` while no worker
+    holds the game's lease and none will take it (not marked ready, or no runner alive)."""
+    queued = [command for command in stored.commands if not command.decided]
+    if not queued:
+        return _ok("liveness", "no command waiting")
+    oldest_ms = inbox_order(queued[0].received.inbox_id)[0]
+    waited_s = (keys.now_ms - oldest_ms) / 1000
+    if waited_s <= grace_s or "lease" in keys.present:
+        return _ok("liveness", f"{len(queued)} commands waiting {waited_s:.0f}s, a worker due")
+    if keys.ready_since_ms is not None and keys.live_runners:
+        return _ok("liveness", f"{len(queued)} commands waiting, the game is ready for a runner")
+    why = "it is not marked ready" if keys.ready_since_ms is None else "no runner is alive"
+    return _failed(
+        "liveness",
+        f"frozen: {len(queued)} command{'s' if len(queued) > 1 else ''} queued for "
+        f"{waited_s:.0f}s past the inbox cursor with no worker on the game and {why}",
+        stored.head.version,
+    )
+
+
+async def verify_game(
+    store: EventStore,
+    game_id: str,
+    inspector: KeyInspector | None = None,
+    grace_s: float = FROZEN_GRACE_S,
+) -> GameVerification:
+    """Every check of one game (GameMissing when there is no such game). With an
+    `inspector` (Redis), the game's keys are checked too (records, liveness, quarantine)."""
+    keys = await inspector.inspect(game_id) if inspector is not None else None
+    if keys is not None and keys.quarantine is not None:
+        return _unverifiable(
+            game_id,
+            f"quarantined by an operator: {keys.quarantine} (`skald quarantine --release` "
+            "puts it back in service)",
+            "quarantine",
+        )
+    try:
+        stored = await read_game(store, game_id)
+    except GameMissing:
+        if keys is None or not keys.present:
+            raise
+        remaining = ", ".join(sorted(keys.present))
+        return _unverifiable(
+            game_id, f"the meta record is missing (the game's {remaining} remain)", "records"
+        )
+    except GameDamaged as exc:
+        return _unverifiable(game_id, exc.damage, "stream", exc.version)
     checks = [check_stream(stored), check_chain(stored)]
+    if keys is not None:
+        checks += [
+            check_records(stored, keys, await store.seed(game_id)),
+            check_liveness(stored, keys, grace_s),
+        ]
     later = ("events", "outcomes", "projections", "fairness")
     try:
         history = decode_history(stored)
@@ -221,7 +309,9 @@ async def verify_game(store: EventStore, game_id: str) -> GameVerification:
     )
 
 
-def _unverifiable(game_id: str, reason: str) -> GameVerification:
+def _unverifiable(
+    game_id: str, reason: str, check: str = "stream", version: int | None = None
+) -> GameVerification:
     return GameVerification(
         game_id=game_id,
         game="",
@@ -229,27 +319,35 @@ def _unverifiable(game_id: str, reason: str) -> GameVerification:
         version=0,
         finished=False,
         ok=False,
-        checks=[_failed("stream", reason)],
+        checks=[_failed(check, reason, version)],
     )
+
+
+def is_quarantined(report: GameVerification) -> bool:
+    """Whether the report is of a game an operator quarantined."""
+    return any(check.name == "quarantine" for check in report.checks)
 
 
 async def verify_games(
     store: EventStore,
     game_ids: Iterable[str],
     on_done: Callable[[GameVerification], None] | None = None,
+    inspector: KeyInspector | None = None,
+    grace_s: float = FROZEN_GRACE_S,
 ) -> list[GameVerification]:
     """Verify each game in turn; one game's failure (even an unexpected error) never stops
     the others. `on_done` sees each report as it is made (a progress bar)."""
     reports = []
     for game_id in game_ids:
         try:
-            report = await verify_game(store, game_id)
+            report = await verify_game(store, game_id, inspector, grace_s)
         except ServiceError as exc:
             report = _unverifiable(game_id, exc.message)
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
             raise  # the store is gone: no later game could be checked either
         except Exception as exc:
-            report = _unverifiable(game_id, f"verification failed unexpectedly: {exc!r}")
+            # A damage no check knows yet: still reported against the game, and the others go on.
+            report = _unverifiable(game_id, f"the record could not be read: {exc!r}")
         reports.append(report)
         if on_done is not None:
             on_done(report)

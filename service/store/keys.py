@@ -11,6 +11,8 @@
 <prefix>game:{<id>}:fence     counter: the last fencing token handed out
 <prefix>game:{<id>}:rate:<s>  counter: seat s's commands in the current rate window
 <prefix>game:{<id>}:updates   pub/sub channel: new versions (with the views, when listened to)
+<prefix>game:{<id>}:quarantine  string: why an operator took the game out of service
+<prefix>game:{<id>}:quarantined:<family>  meta, views and commands, set aside meanwhile
 <prefix>lobby[:<game>]        sorted set: open games by creation time (global index)
 <prefix>pending               sorted set: games with commands submitted recently (sweeper)
 <prefix>ready                 sorted set: games with commands waiting for a runner, by when (µs)
@@ -48,6 +50,7 @@ class GameKeys:
         "inbox",
         "lease",
         "meta",
+        "quarantine",
         "seats",
         "secret",
         "updates",
@@ -66,6 +69,11 @@ class GameKeys:
         self.lease = self.base + "lease"
         self.fence = self.base + "fence"
         self.updates = self.base + "updates"
+        self.quarantine = self.base + "quarantine"
+
+    def set_aside(self, key: str) -> str:
+        """Where a quarantine keeps one of the game's keys (its family after the base)."""
+        return f"{self.base}quarantined:{key[len(self.base) :]}"
 
     def rate(self, seat: int) -> str:
         """The rate counter of one seat."""
@@ -84,6 +92,32 @@ class GameKeys:
             self.lease,
             self.fence,
         ]
+
+    def quarantined(self) -> list[str]:
+        """The keys a quarantine sets aside: without them every read and command of the game
+        misses, and each miss then tells a quarantine from a game that never was."""
+        return [self.meta, self.views, self.commands]
+
+
+def game_key_pattern(prefix: str) -> str:
+    """A SCAN pattern matching every key of every game under `prefix` (glob-escaped)."""
+    return f"{_glob_escape(prefix)}game:{{*}}:*"
+
+
+def game_id_of_key(prefix: str, key: str) -> str | None:
+    """The game id of one of its keys (as `game_key_pattern` finds them), None if malformed."""
+    head = f"{prefix}game:{{"
+    if not key.startswith(head):
+        return None
+    game_id = key[len(head) :].split("}", 1)[0]
+    return game_id if is_game_id(game_id) else None
+
+
+_GLOB_SPECIALS = re.compile(r"([*?\[\]\\])")
+
+
+def _glob_escape(text: str) -> str:
+    return _GLOB_SPECIALS.sub(r"\\\1", text)
 
 
 def lobby_key(prefix: str, game: str | None = None) -> str:

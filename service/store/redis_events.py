@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
+import msgspec
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
+from service.errors import GameDamaged, GameQuarantined
 from service.store.keys import GameKeys, pending_key, ready_key, runners_key
 from service.store.protocol import (
     AlreadyDecided,
@@ -64,6 +66,59 @@ def _stored_event(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
     )
 
 
+class _Stamp(msgspec.Struct):
+    # The fields every stored view and turn begins with. Decoding a projection as this
+    # checks the whole document is well formed (a few µs a KB) without building it.
+    game_id: str
+    version: int
+
+
+_STAMP_DECODERS: dict[str, Any] = {
+    "json": msgspec.json.Decoder(_Stamp),
+    "msgpack": msgspec.msgpack.Decoder(_Stamp),
+    "turn": msgspec.msgpack.Decoder(_Stamp),
+}
+
+
+def checked_view(game_id: str, name: str, version: int, data: bytes) -> bytes:
+    """A stored projection's bytes once they decode, name this game and carry the views'
+    version; GameDamaged naming the projection otherwise."""
+    decoder = _STAMP_DECODERS.get(name.split(":", 1)[0])
+    if decoder is None:
+        return data
+    try:
+        stamp = decoder.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        raise GameDamaged(game_id, f"the stored view {name!r} does not decode") from None
+    if stamp.game_id != game_id or stamp.version != version:
+        raise GameDamaged(
+            game_id,
+            f"the stored view {name!r} is of game {stamp.game_id!r} at version "
+            f"{stamp.version}, the views say {game_id!r} at version {version}",
+        )
+    return data
+
+
+def contiguous_events(
+    game_id: str, after: int, entries: list[tuple[bytes, dict[bytes, bytes]]]
+) -> list[StoredEvent]:
+    """Stream entries as events, GameDamaged when one is missing or malformed: versions run
+    on from `after` without a gap, so a lost event is never served as a silent hole."""
+    events = []
+    expected = after + 1
+    for entry_id, fields in entries:
+        version = int(entry_id.split(b"-", 1)[0])
+        if version != expected:
+            raise GameDamaged(game_id, f"event {expected} is missing from the stream", expected)
+        try:
+            events.append(_stored_event(entry_id, fields))
+        except KeyError as exc:
+            lost = {b"e": "data", b"h": "chain value"}.get(exc.args[0], "fields")
+            raise GameDamaged(game_id, f"event {version} lacks its {lost}", version) from None
+        expected += 1
+    return events
+
+
 def _fields(flat: list[bytes]) -> dict[bytes, bytes]:
     # A stream entry's fields as a Lua script returns them: [name, value, name, value, ...].
     return dict(zip(flat[::2], flat[1::2], strict=True))
@@ -77,6 +132,14 @@ def _received(entry_id: bytes, fields: dict[bytes, bytes]) -> ReceivedCommand:
         body=fields[b"b"],
         inbox_id=entry_id.decode(),
     )
+
+
+def _checked_received(game_id: str, entry: tuple[bytes, dict[bytes, bytes]]) -> ReceivedCommand:
+    """An inbox entry as a command; GameDamaged naming it when a field is lost or garbled."""
+    try:
+        return _received(*entry)
+    except (KeyError, ValueError, UnicodeDecodeError):
+        raise GameDamaged(game_id, f"inbox entry {_text(entry[0])} is malformed") from None
 
 
 def _popped(reply: Any) -> list[str]:
@@ -102,6 +165,21 @@ def _turn(reply: list[Any]) -> Turn | None:
         meta=meta,
         seed=seed,
     )
+
+
+async def game_absent(redis: Redis, keys: GameKeys, game_id: str, what: str) -> NoReturn:
+    """Raise why a game's record is missing: a quarantine (GameQuarantined), damage
+    (GameDamaged, when other keys of the game remain), or no such game (GameMissing).
+    Costs one round trip, paid only by a read that already missed."""
+    async with redis.pipeline(transaction=False) as pipe:
+        pipe.get(keys.quarantine)
+        pipe.exists(keys.meta, keys.events, keys.secret, keys.seats, keys.views, keys.inbox)
+        reason, remaining = await pipe.execute()
+    if reason is not None:
+        raise GameQuarantined(game_id, _text(reason))
+    if remaining:
+        raise GameDamaged(game_id, f"the game's {what} is missing")
+    raise GameMissing(game_id)
 
 
 # BZMPOP (idle runners wait on the ready set) came with Redis 7.0.
@@ -185,7 +263,20 @@ class RedisEventStore:
         game, rules, seats, created = row
         if game is None:
             return None
+        if rules is None or seats is None or created is None or not seats.isdigit():
+            raise GameDamaged(game_id, "the meta record lacks the game's fixed facts")
         return GameMeta(_text(game), _text(rules), int(seats), _text(created))
+
+    async def known_meta(self, game_id: str) -> GameMeta:
+        """The game's fixed facts; GameMissing, GameQuarantined or GameDamaged without them."""
+        meta = await self.meta(game_id)
+        if meta is None:
+            await self.absent(game_id)
+        return meta
+
+    async def absent(self, game_id: str, what: str = "meta record") -> NoReturn:
+        """Raise why the game's record is missing (see `game_absent`)."""
+        await game_absent(self.redis, self.keys(game_id), game_id, what)
 
     async def head(self, game_id: str) -> Head | None:
         """Where the stream stands, or None when there is no such game."""
@@ -193,6 +284,10 @@ class RedisEventStore:
         version, chain, cursor, status = row
         if version is None:
             return None
+        if not version.isdigit():
+            raise GameDamaged(game_id, f"the head's version {_text(version)!r} is not a number")
+        if cursor is None or not cursor.replace(b"-", b"", 1).isdigit():
+            raise GameDamaged(game_id, "the head's inbox cursor is missing or malformed")
         return Head(int(version), chain or b"", _text(cursor), status == b"finished")
 
     async def seed(self, game_id: str) -> bytes | None:
@@ -207,7 +302,7 @@ class RedisEventStore:
         entries: Any = await self.redis.xrange(
             self.keys(game_id).events, min=f"{after + 1}-0", max="+", count=limit
         )
-        return [_stored_event(entry_id, fields) for entry_id, fields in entries]
+        return contiguous_events(game_id, after, entries)
 
     async def submit(
         self,
@@ -244,7 +339,7 @@ class RedisEventStore:
         )
         kind = reply[0]
         if kind == b"nogame":
-            raise GameMissing(game_id)
+            await self.absent(game_id)
         if kind == b"throttled":
             return Throttled(max(int(reply[1]), 1))
         if kind == b"accepted":
@@ -256,7 +351,10 @@ class RedisEventStore:
 
     async def _record(self, game_id: str, stored: bytes) -> CommandRecord:
         if not _is_inbox_id(stored):
-            return RECORD_DECODER.decode(stored)
+            try:
+                return RECORD_DECODER.decode(stored)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                raise GameDamaged(game_id, "a command's outcome record does not decode") from None
         inbox_id = stored.decode()
         received = await self.received(game_id, inbox_id)
         seat = received.seat if received is not None else -1
@@ -272,14 +370,14 @@ class RedisEventStore:
     async def received(self, game_id: str, inbox_id: str) -> ReceivedCommand | None:
         """The command stored under an inbox id."""
         entries: Any = await self.redis.xrange(self.keys(game_id).inbox, min=inbox_id, max=inbox_id)
-        return _received(*entries[0]) if entries else None
+        return _checked_received(game_id, entries[0]) if entries else None
 
     async def inbox(self, game_id: str, after: str, limit: int) -> list[ReceivedCommand]:
         """Commands received after inbox id `after`, in the order received."""
         entries: Any = await self.redis.xrange(
             self.keys(game_id).inbox, min=f"({after}", max="+", count=limit
         )
-        return [_received(entry_id, fields) for entry_id, fields in entries]
+        return [_checked_received(game_id, entry) for entry in entries]
 
     async def commit(self, game_id: str, batch: Batch) -> Head:
         """Append a batch atomically; VersionConflict, LeaseLost, AlreadyDecided or
@@ -410,7 +508,9 @@ class RedisEventStore:
         version, data = row
         if version is None or data is None:
             return None
-        return int(version), data
+        if not version.isdigit():
+            raise GameDamaged(game_id, "the stored views' version is not a number")
+        return int(version), checked_view(game_id, name, int(version), data)
 
     async def acquire_lease(self, game_id: str, ttl_ms: int) -> int | None:
         """A fencing token for the game's lease, or None when another holder has it."""

@@ -12,9 +12,9 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from service.errors import Conflict, InvalidInput
+from service.errors import Conflict, GameDamaged, InvalidInput
 from service.store.keys import GameKeys, lobby_key, pending_key
-from service.store.protocol import GameMissing
+from service.store.redis_events import game_absent
 from service.store.scripts import Scripts
 
 
@@ -42,7 +42,9 @@ class Seats:
         if kind == b"ok":
             return int(reply[1]), int(reply[2]), int(reply[3])
         if kind == b"nogame":
-            raise GameMissing(game_id)
+            await game_absent(self.redis, keys, game_id, "meta record")
+        if kind == b"lost":
+            raise GameDamaged(game_id, f"the record of seat {int(reply[1])} is missing")
         if kind == b"finished":
             raise Conflict("game.finished", "the game is over: no seat can be taken")
         if kind == b"range":
@@ -54,6 +56,21 @@ class Seats:
         if kind == b"taken":
             raise Conflict("seat.taken", f"seat {seat} is already taken", details={"seat": seat})
         raise SeatsFull("seat.none_free", "every seat of this game is taken")
+
+    async def check_records(self, game_id: str) -> None:
+        """GameDamaged when a seat a player took (named in the meta) has lost its record."""
+        keys = GameKeys(self.prefix, game_id)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hkeys(keys.meta)
+            pipe.hkeys(keys.seats)
+            meta_fields, seats = await pipe.execute()
+        named = {field[1:] for field in meta_fields if field[:1] == b"n" and field[1:].isdigit()}
+        lost = sorted(int(seat) for seat in named - set(seats))
+        if lost:
+            listed = ", ".join(map(str, lost))
+            many = len(lost) > 1
+            damage = f"the record{'s' if many else ''} of seat{'s' if many else ''} {listed} "
+            raise GameDamaged(game_id, damage + ("are missing" if many else "is missing"))
 
     async def token_hashes(self, game_id: str) -> dict[int, bytes]:
         """Each taken seat's token hash."""
@@ -110,9 +127,12 @@ class Views:
         self.prefix = prefix
         self.scripts = scripts
 
-    async def write(self, game_id: str, version: int, fields: dict[str, bytes]) -> bool:
-        """Store views at `version` unless newer ones are there; True when written."""
-        args: list[Any] = [version]
+    async def write(
+        self, game_id: str, version: int, fields: dict[str, bytes], *, repair: bool = False
+    ) -> bool:
+        """Store views at `version` unless as new ones are there (newer ones, with `repair`:
+        a repair writes the same version again over damaged ones); True when written."""
+        args: list[Any] = [version, int(repair)]
         for name, value in fields.items():
             args += [name, value]
         written = await self.scripts.write_views(

@@ -12,6 +12,7 @@ projections the worker stored are kept, as clients saw them.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,8 @@ from service.pipeline.session import SessionCache
 from service.projections import encode_views
 from service.store.protocol import EventStore
 from service.store.records import ReceivedCommand
+from service.store.redis_events import RedisEventStore
+from service.store.side import Seats
 
 CREATED_AT = "2024-05-01T12:00:00+00:00"
 
@@ -131,6 +134,11 @@ async def play_through_store(
     views = encode_views(codec, game_id, version, opened.state, opened.meta.seats)
     names = list(views)
     await store.create(game_id, opened.meta, seed, opened.events, opened.finished, views)
+    if isinstance(store, RedisEventStore) and not opened.finished:
+        # Players take their seats before they send commands, as through the API.
+        seats = Seats(store.redis, store.prefix, store.scripts)
+        for seat in range(opened.meta.seats):
+            await seats.take(game_id, seat, hashlib.sha256(f"token {seat}".encode()).digest(), "")
     driver = StoreDriver(store, game.name)
 
     played = PlayedGame(game_id, game, config, seed)

@@ -64,3 +64,68 @@ async def versions_of(redis: Redis, prefix: str, game_id: str, event_type: str) 
         for entry_id, fields in entries
         if msgspec.msgpack.decode(fields[b"e"]).get("type") == event_type
     ]
+
+
+async def delete_keys(redis: Redis, prefix: str, game_id: str, *families: str) -> None:
+    """Delete whole key families of a game (`meta`, `secret`, `seats`, `events`, ...)."""
+    keys = GameKeys(prefix, game_id)
+    await redis.delete(*(getattr(keys, family) for family in families))
+
+
+async def delete_event(redis: Redis, prefix: str, game_id: str, version: int) -> None:
+    """Delete one event from the stream, leaving a gap."""
+    await redis.xdel(GameKeys(prefix, game_id).events, f"{version}-1")
+
+
+async def overwrite_view(redis: Redis, prefix: str, game_id: str, field: str, data: bytes) -> None:
+    """Overwrite one stored projection (`json:0`, `turn:p`, ...) with other bytes."""
+    await redis.hset(GameKeys(prefix, game_id).views, field, data)
+
+
+async def garble_records(redis: Redis, prefix: str, game_id: str) -> None:
+    """Replace every decided command's outcome record with bytes that do not decode."""
+    keys = GameKeys(prefix, game_id)
+    records = await redis.hgetall(keys.commands)
+    for command_id, record in records.items():
+        if not record[:1].isdigit():  # a queued command's record is its inbox id
+            await redis.hset(keys.commands, command_id, b"\xc1garbled")
+
+
+async def strip_inbox_entry(redis: Redis, prefix: str, game_id: str) -> str:
+    """Rewrite the game's first inbox entry without its seat field; returns its id."""
+    keys = GameKeys(prefix, game_id)
+    entries = await redis.xrange(keys.inbox)
+    first_id, first = entries[0]
+    stripped = {name: value for name, value in first.items() if name != b"s"}
+    async with redis.pipeline(transaction=True) as pipe:
+        pipe.delete(keys.inbox)  # a stream's entries cannot be edited: write it again
+        for entry_id, fields in [(first_id, stripped), *entries[1:]]:
+            pipe.xadd(keys.inbox, fields, id=entry_id)
+        await pipe.execute()
+    return str(first_id.decode())
+
+
+async def strand_command(redis: Redis, prefix: str, game_id: str, body: bytes) -> str:
+    """Queue a command received long ago (inbox id at 1 s past the epoch) as if the signal
+    that wakes a worker had been lost: no ready mark, no pending mark, no lease. The game's
+    inbox must be empty (ids only grow)."""
+    keys = GameKeys(prefix, game_id)
+    fields = {"s": 0, "c": "stranded", "r": "r-stranded", "b": body}
+    inbox_id = await redis.xadd(keys.inbox, fields, id="1000-0")
+    await redis.hset(keys.commands, "stranded", inbox_id)
+    return str(inbox_id.decode())
+
+
+async def strip_event_field(
+    redis: Redis, prefix: str, game_id: str, version: int, field: bytes
+) -> None:
+    """Rewrite the game's stream with one field dropped from the event at `version`."""
+    keys = GameKeys(prefix, game_id)
+    entries = await redis.xrange(keys.events)
+    async with redis.pipeline(transaction=True) as pipe:
+        pipe.delete(keys.events)  # a stream's entries cannot be edited: write it again
+        for entry_id, fields in entries:
+            if int(entry_id.split(b"-", 1)[0]) == version:
+                fields = {name: value for name, value in fields.items() if name != field}
+            pipe.xadd(keys.events, fields, id=entry_id)
+        await pipe.execute()

@@ -9,18 +9,40 @@ import pytest
 
 from contracts.history import GameVerification
 from domain.games import get_game
+from service.errors import GameDamaged
 from service.history.catalogue import stored_game_ids
 from service.history.service import HistoryService
+from service.pipeline.codec import codec_for
+from service.store.records import ReceivedCommand
 from service.store.redis_events import RedisEventStore
-from service.store.side import view_field
+from service.store.side import Seats, view_field
 from tests.fakes.race import RaceConfig
 from tests.unit.history.conftest import PREFIX
 from tests.unit.history.playthrough import play_through_store, seed_of
-from tests.unit.history.tamper import edit_events
+from tests.unit.history.tamper import (
+    delete_event,
+    delete_keys,
+    edit_events,
+    garble_records,
+    overwrite_view,
+    strand_command,
+    strip_event_field,
+    strip_inbox_entry,
+)
 
 pytestmark = pytest.mark.anyio
 
-CHECKS = ["stream", "chain", "rules", "events", "outcomes", "projections", "fairness"]
+CHECKS = [
+    "stream",
+    "chain",
+    "records",
+    "liveness",
+    "rules",
+    "events",
+    "outcomes",
+    "projections",
+    "fairness",
+]
 
 
 def statuses(report: GameVerification) -> dict[str, str]:
@@ -161,3 +183,150 @@ async def test_every_game_under_the_prefix_is_found(
     await race(elsewhere, "not-ours", stop_after=1)
     assert await stored_game_ids(fake_redis, PREFIX) == ["a_game", "b-game"]
     assert await history_service(redis_store).game_ids() == ["a_game", "b-game"]
+
+
+def failures(report: GameVerification) -> dict[str, str]:
+    return {c.name: c.detail for c in report.checks if c.status == "failed"}
+
+
+async def test_a_game_whose_meta_was_deleted_is_listed_and_named(
+    redis_store: RedisEventStore, fake_redis: fakeredis.aioredis.FakeRedis
+) -> None:
+    await race(redis_store, "g1", stop_after=3)
+    await delete_keys(fake_redis, PREFIX, "g1", "meta")
+    assert await stored_game_ids(fake_redis, PREFIX) == ["g1"]
+    [report] = await history_service(redis_store).verify_all(["g1"])
+    assert not report.ok
+    assert failures(report) == {
+        "records": "the meta record is missing (the game's commands, events, inbox, seats, "
+        "secret, views remain)"
+    }
+
+
+async def test_a_live_game_without_its_secret_fails(redis_store: RedisEventStore) -> None:
+    await race(redis_store, "live", stop_after=3)
+    await race(redis_store, "done")
+    await delete_keys(redis_store.redis, PREFIX, "live", "secret")
+    await delete_keys(redis_store.redis, PREFIX, "done", "secret")
+    service = history_service(redis_store)
+    live = await service.verify("live")
+    assert not live.ok
+    assert failures(live)["records"].startswith("the secret (seed) is missing for a live game")
+    # A finished game's seed is revealed in its stream: nothing is lost with the key
+    assert (await service.verify("done")).ok
+
+
+async def test_a_live_game_without_its_seat_records_fails_and_no_stranger_takes_a_seat(
+    redis_store: RedisEventStore,
+) -> None:
+    await race(redis_store, "g1", stop_after=3)
+    await delete_keys(redis_store.redis, PREFIX, "g1", "seats")
+    report = await history_service(redis_store).verify("g1")
+    assert failures(report) == {
+        "records": "seat records missing for seats 0, 1, 2: taken by players whose tokens are lost"
+    }
+    seats = Seats(redis_store.redis, PREFIX, redis_store.scripts)
+    for seat in (0, None):
+        with pytest.raises(GameDamaged, match="the record of seat 0 is missing"):
+            await seats.take("g1", seat, b"x" * 32, "stranger")
+    assert await seats.token_hashes("g1") == {}
+
+
+async def test_a_frozen_game_is_reported_with_its_waiting_commands(
+    redis_store: RedisEventStore,
+) -> None:
+    await race(redis_store, "g1", stop_after=0)
+    codec = codec_for("race")
+    body = codec.canonical(codec.parse_command({"type": "Move", "steps": 1}))
+    await strand_command(redis_store.redis, PREFIX, "g1", body)
+    report = await history_service(redis_store).verify("g1")
+    liveness = check(report, "liveness")
+    assert liveness.status == "failed"
+    assert liveness.detail.startswith("frozen: 1 command queued for ")
+    assert liveness.detail.endswith("with no worker on the game and it is not marked ready")
+    # Marked ready with no runner alive is frozen too; a live runner would take it
+    await redis_store.redis.zadd(redis_store.ready_key, {"g1": 1})
+    again = check(await history_service(redis_store).verify("g1"), "liveness")
+    assert again.detail.endswith("and no runner is alive")
+
+
+async def test_a_fresh_command_waiting_for_its_worker_is_not_frozen(
+    redis_store: RedisEventStore,
+) -> None:
+    await race(redis_store, "g1", stop_after=2)
+    codec = codec_for("race")
+    command = ReceivedCommand(
+        0, "late", "r", codec.canonical(codec.parse_command({"type": "Move", "steps": 1}))
+    )
+    await redis_store.submit("g1", command, "job-1", 0, 1000)
+    report = await history_service(redis_store).verify("g1")
+    assert check(report, "liveness").status == "ok"
+
+
+async def test_a_deleted_event_is_named(redis_store: RedisEventStore) -> None:
+    await race(redis_store, "g1")
+    await delete_event(redis_store.redis, PREFIX, "g1", 12)
+    [report] = await history_service(redis_store).verify_all(["g1"])
+    stream = check(report, "stream")
+    assert (stream.status, stream.version) == ("failed", 12)
+    assert stream.detail == "event 12 is missing from the stream"
+
+
+@pytest.mark.parametrize(
+    ("field", "data", "detail"),
+    [
+        ("json:1", b"not json at all", "the stored view 'json:1' does not decode"),
+        ("msgpack:p", b"\xc1", "the stored view 'msgpack:p' does not decode"),
+        ("turn:0", b"\x92\x01", "the stored view 'turn:0' does not decode"),
+        (
+            "json:0",
+            b'{"game_id":"other","version":1}',
+            "the stored view 'json:0' is of game 'other' at version 1",
+        ),
+    ],
+)
+async def test_a_corrupt_stored_view_is_named(
+    redis_store: RedisEventStore, field: str, data: bytes, detail: str
+) -> None:
+    await race(redis_store, "g1", stop_after=3)
+    await overwrite_view(redis_store.redis, PREFIX, "g1", field, data)
+    [report] = await history_service(redis_store).verify_all(["g1"])
+    projections = check(report, "projections")
+    assert projections.status == "failed"
+    assert projections.detail.startswith(detail)
+
+
+async def test_garbled_outcome_records_and_inbox_entries_are_named(
+    redis_store: RedisEventStore,
+) -> None:
+    await race(redis_store, "records", stop_after=4)
+    await race(redis_store, "inbox", stop_after=4)
+    await garble_records(redis_store.redis, PREFIX, "records")
+    entry = await strip_inbox_entry(redis_store.redis, PREFIX, "inbox")
+    records, inbox = await history_service(redis_store).verify_all(["records", "inbox"])
+    assert failures(records) == {"outcomes": "a command's outcome record does not decode"}
+    assert failures(inbox) == {"stream": f"inbox entry {entry} is malformed"}
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "detail"),
+    [
+        ("v", b"seven", "the head's version 'seven' is not a number"),
+        ("cur", b"yesterday", "the head's inbox cursor is missing or malformed"),
+        ("seats", b"many", "the meta record lacks the game's fixed facts"),
+    ],
+)
+async def test_a_garbled_head_or_meta_is_named(
+    redis_store: RedisEventStore, field: str, value: bytes, detail: str
+) -> None:
+    await race(redis_store, "g1", stop_after=2)
+    await redis_store.redis.hset(redis_store.keys("g1").meta, field, value)
+    [report] = await history_service(redis_store).verify_all(["g1"])
+    assert failures(report) == {"stream": detail}
+
+
+async def test_an_event_without_its_chain_value_is_named(redis_store: RedisEventStore) -> None:
+    await race(redis_store, "g1", stop_after=4)
+    await strip_event_field(redis_store.redis, PREFIX, "g1", 6, b"h")
+    [report] = await history_service(redis_store).verify_all(["g1"])
+    assert failures(report) == {"stream": "event 6 lacks its chain value"}

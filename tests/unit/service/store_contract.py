@@ -8,6 +8,7 @@ runner slots) has its own suite in runner_contract.py.
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from service.pipeline.chain import genesis, link
@@ -292,7 +293,10 @@ class EventStoreContract:
         assert await store.head(GAME) == head
 
     async def test_projections_are_stored_with_their_version(self, store: EventStore) -> None:
-        await store.create(GAME, META, SEED, chained(GAME, [b"a"]), False, {"json:p": b"v1"})
+        def view(version: int, text: str) -> bytes:
+            return msgspec.json.encode({"game_id": GAME, "version": version, "view": text})
+
+        await store.create(GAME, META, SEED, chained(GAME, [b"a"]), False, {"json:p": view(1, "a")})
         await submit(store, command("c1"))
         lease = await store.acquire_lease(GAME, LEASE_MS)
         assert lease is not None
@@ -308,13 +312,13 @@ class EventStoreContract:
                 batch.head_hash,
                 batch.events,
                 batch.decided,
-                views={"json:p": b"v3", "json:0": b"mine"},
+                views={"json:p": view(3, "b"), "json:0": view(3, "mine")},
             ),
         )
 
-        assert opening == (1, b"v1")
-        assert await store.view(GAME, "json:p") == (3, b"v3")
-        assert await store.view(GAME, "json:0") == (3, b"mine")
+        assert opening == (1, view(1, "a"))
+        assert await store.view(GAME, "json:p") == (3, view(3, "b"))
+        assert await store.view(GAME, "json:0") == (3, view(3, "mine"))
         assert await store.view(GAME, "json:9") is None
         assert await store.view("nope", "json:p") is None
 
