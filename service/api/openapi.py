@@ -63,6 +63,10 @@ def _camel(name: str) -> str:
     return "".join(part.capitalize() for part in name.replace("-", "_").split("_"))
 
 
+def _prefixed(prefix: str, name: str) -> str:
+    return name if name.startswith(prefix) else prefix + name
+
+
 def _any_value(annotation: Any) -> dict[str, Any]:
     # `object` (an untyped value, e.g. a game's config inside GameCreated) is any JSON value.
     if annotation is object:
@@ -75,12 +79,20 @@ def _add_payload_schemas(
 ) -> dict[str, dict[str, str]]:
     """Add the schemas of `types` under `prefix`; return a `$ref` for each kind."""
     generated = msgspec.json.schema_components(
-        list(types.values()), schema_hook=_any_value, ref_template=REF_ROOT + prefix + "{name}"
+        list(types.values()), schema_hook=_any_value, ref_template=REF_ROOT + "{name}"
     )
+    # Each component is named under the game's prefix, once: a class already named after its
+    # game (LoootPlaceTile) keeps its name, others get it (PlaceTile -> FjordsPlaceTile).
+    renamed = {name: _prefixed(prefix, name) for name in generated[1]}
+    encoded = msgspec.json.encode(generated)
+    for name, new_name in renamed.items():
+        encoded = encoded.replace(
+            f'"{REF_ROOT}{name}"'.encode(), f'"{REF_ROOT}{new_name}"'.encode()
+        )
     # Through JSON and back: defaults come as Python values (a tuple default is not an array).
-    roots, components = msgspec.json.decode(msgspec.json.encode(generated))
+    roots, components = msgspec.json.decode(encoded)
     for name, schema in components.items():
-        schemas[prefix + name] = schema
+        schemas[renamed[name]] = schema
     refs: dict[str, dict[str, str]] = {}
     for kind, root in zip(types, roots, strict=True):
         if set(root) == {"$ref"}:
