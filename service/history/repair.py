@@ -110,7 +110,8 @@ class GameMaintenance:
         queued = sum(1 for command in stored.commands if not command.decided)
         if queued and "lease" not in keys.present:
             await self._mark_waiting(game_id)
-            report.repaired.append(f"marked ready for a worker ({queued} commands waiting)")
+            waiting = f"{queued} command{'s' if queued > 1 else ''} waiting"
+            report.repaired.append(f"marked ready for a worker ({waiting})")
         return report
 
     async def _mark_waiting(self, game_id: str) -> None:

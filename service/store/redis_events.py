@@ -13,7 +13,8 @@ import msgspec
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
-from service.errors import GameDamaged, GameQuarantined
+from service.errors import GameDamaged
+from service.store.damage import checked_view, contiguous_events, game_absent
 from service.store.keys import GameKeys, pending_key, ready_key, runners_key
 from service.store.protocol import (
     AlreadyDecided,
@@ -66,59 +67,6 @@ def _stored_event(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
     )
 
 
-class _Stamp(msgspec.Struct):
-    # The fields every stored view and turn begins with. Decoding a projection as this
-    # checks the whole document is well formed (a few µs a KB) without building it.
-    game_id: str
-    version: int
-
-
-_STAMP_DECODERS: dict[str, Any] = {
-    "json": msgspec.json.Decoder(_Stamp),
-    "msgpack": msgspec.msgpack.Decoder(_Stamp),
-    "turn": msgspec.msgpack.Decoder(_Stamp),
-}
-
-
-def checked_view(game_id: str, name: str, version: int, data: bytes) -> bytes:
-    """A stored projection's bytes once they decode, name this game and carry the views'
-    version; GameDamaged naming the projection otherwise."""
-    decoder = _STAMP_DECODERS.get(name.split(":", 1)[0])
-    if decoder is None:
-        return data
-    try:
-        stamp = decoder.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        raise GameDamaged(game_id, f"the stored view {name!r} does not decode") from None
-    if stamp.game_id != game_id or stamp.version != version:
-        raise GameDamaged(
-            game_id,
-            f"the stored view {name!r} is of game {stamp.game_id!r} at version "
-            f"{stamp.version}, the views say {game_id!r} at version {version}",
-        )
-    return data
-
-
-def contiguous_events(
-    game_id: str, after: int, entries: list[tuple[bytes, dict[bytes, bytes]]]
-) -> list[StoredEvent]:
-    """Stream entries as events, GameDamaged when one is missing or malformed: versions run
-    on from `after` without a gap, so a lost event is never served as a silent hole."""
-    events = []
-    expected = after + 1
-    for entry_id, fields in entries:
-        version = int(entry_id.split(b"-", 1)[0])
-        if version != expected:
-            raise GameDamaged(game_id, f"event {expected} is missing from the stream", expected)
-        try:
-            events.append(_stored_event(entry_id, fields))
-        except KeyError as exc:
-            lost = {b"e": "data", b"h": "chain value"}.get(exc.args[0], "fields")
-            raise GameDamaged(game_id, f"event {version} lacks its {lost}", version) from None
-        expected += 1
-    return events
-
-
 def _fields(flat: list[bytes]) -> dict[bytes, bytes]:
     # A stream entry's fields as a Lua script returns them: [name, value, name, value, ...].
     return dict(zip(flat[::2], flat[1::2], strict=True))
@@ -165,21 +113,6 @@ def _turn(reply: list[Any]) -> Turn | None:
         meta=meta,
         seed=seed,
     )
-
-
-async def game_absent(redis: Redis, keys: GameKeys, game_id: str, what: str) -> NoReturn:
-    """Raise why a game's record is missing: a quarantine (GameQuarantined), damage
-    (GameDamaged, when other keys of the game remain), or no such game (GameMissing).
-    Costs one round trip, paid only by a read that already missed."""
-    async with redis.pipeline(transaction=False) as pipe:
-        pipe.get(keys.quarantine)
-        pipe.exists(keys.meta, keys.events, keys.secret, keys.seats, keys.views, keys.inbox)
-        reason, remaining = await pipe.execute()
-    if reason is not None:
-        raise GameQuarantined(game_id, _text(reason))
-    if remaining:
-        raise GameDamaged(game_id, f"the game's {what} is missing")
-    raise GameMissing(game_id)
 
 
 # BZMPOP (idle runners wait on the ready set) came with Redis 7.0.
@@ -302,7 +235,7 @@ class RedisEventStore:
         entries: Any = await self.redis.xrange(
             self.keys(game_id).events, min=f"{after + 1}-0", max="+", count=limit
         )
-        return contiguous_events(game_id, after, entries)
+        return contiguous_events(game_id, after, entries, _stored_event)
 
     async def submit(
         self,

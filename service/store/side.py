@@ -13,8 +13,8 @@ from typing import Any
 from redis.asyncio import Redis
 
 from service.errors import Conflict, GameDamaged, InvalidInput
+from service.store.damage import game_absent
 from service.store.keys import GameKeys, lobby_key, pending_key
-from service.store.redis_events import game_absent
 from service.store.scripts import Scripts
 
 

@@ -103,7 +103,7 @@ async def test_repair_marks_a_frozen_game_ready_for_a_worker(redis_store: RedisE
     await race(redis_store, "g1", stop_after=0)
     await strand_command(redis_store.redis, PREFIX, "g1", move())
     report = await service_of(redis_store).repair("g1")
-    assert report.repaired[-1] == "marked ready for a worker (1 commands waiting)"
+    assert report.repaired[-1] == "marked ready for a worker (1 command waiting)"
     assert await redis_store.redis.zscore(redis_store.ready_key, "g1") is not None
     assert await redis_store.redis.zscore(redis_store.pending_key, "g1") is not None
 
