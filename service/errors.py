@@ -97,3 +97,15 @@ class Unavailable(ServiceError):
     ) -> None:
         super().__init__(code, message, details=details)
         self.retry_after = retry_after
+
+
+class ClientClosedRequest(ServiceError):
+    """The client hung up before its request was read (499, nginx's "client closed request").
+
+    Nobody reads the answer; the status is for the request's log line and metrics, so a client
+    dropping its connection is never counted as the server's failure."""
+
+    default_status = 499
+
+    def __init__(self) -> None:
+        super().__init__("client.closed_request", "the client closed the connection mid-request")
