@@ -82,3 +82,10 @@ def create_app(settings: Settings | None = None, connect: Connect = Skald.connec
     """The ASGI application: the Litestar app inside request logging and metrics."""
     app = create_litestar(settings or Settings.from_env(), connect)
     return RequestLogMiddleware(MetricsMiddleware(app, app.state["metrics"]))
+
+
+def litestar_of(app: Any) -> Litestar:
+    """The Litestar app inside an application `create_app` made (through its middleware)."""
+    while not isinstance(app, Litestar):
+        app = app.app
+    return app

@@ -60,7 +60,7 @@ def _no_extensions(code: int, data: memoryview) -> Any:
 
 def _deeper_than(value: Any, max_depth: int) -> bool:
     """Whether `value` nests arrays and objects more than `max_depth` levels (no recursion)."""
-    stack = [(value, 1)]
+    stack = [(value, 1)] if isinstance(value, dict | list) else []
     while stack:
         item, depth = stack.pop()
         children: Iterable[Any] = item.values() if isinstance(item, dict) else item

@@ -37,6 +37,7 @@ class Api:
     scheduler: RecordingScheduler
     runner: DrainRunner
     settings: Settings
+    app: Any  # the ASGI application under test
 
     async def drain(self) -> int:
         """Run every scheduled runner job (and the successors they schedule); the number run."""
@@ -102,7 +103,7 @@ async def api(settings: Settings) -> AsyncIterator[Api]:
 
     app = create_app(settings, connect)
     async with AsyncTestClient(app) as client:
-        yield Api(client, skald, scheduler, runner, settings)
+        yield Api(client, skald, scheduler, runner, settings, app)
     unregister("race")
 
 
