@@ -30,6 +30,7 @@ from service.cli.processes import WORKER_MODULE, ApiServer, settings_env, spawn,
 from service.embedded_redis import EmbeddedRedis, free_port
 from service.settings import Settings
 from tests.fakes.race import race_config
+from tests.integration.reliability.figures import record_figures
 
 from .conftest import PLUGINS, REDIS_URL, LiveService, _delete_keys
 
@@ -145,6 +146,10 @@ def test_an_oversized_head_is_refused_by_the_server_and_a_normal_one_is_served(
         fine = http.get("/healthz", headers={"x-padding": "a" * 8 * 1024})
     assert huge.status_code == 400  # h11's own answer: the app never saw the request
     assert fine.status_code == 200
+    record_figures(
+        "http_head_size", head_10_mib=huge.status_code, head_8_kib=fine.status_code,
+        limit_bytes=limited.settings.max_header_bytes,
+    )  # fmt: skip
 
 
 def test_a_head_trickling_in_is_cut_off_at_the_deadline(limited: Limited) -> None:
@@ -164,6 +169,10 @@ def test_a_head_trickling_in_is_cut_off_at_the_deadline(limited: Limited) -> Non
         held_for = time.monotonic() - started
     assert closed
     assert held_for >= HEADER_TIMEOUT_S * 0.9  # cut off by the head deadline, not at once
+    record_figures(
+        "http_head_deadline", deadline_s=HEADER_TIMEOUT_S, cut_after_s=round(held_for, 2),
+        header_lines_sent=line,
+    )  # fmt: skip
     with httpx.Client(base_url=limited.server.url, timeout=15) as http:
         assert http.get("/healthz").status_code == 200
 
@@ -185,6 +194,10 @@ def test_connections_past_the_cap_are_closed_at_once(limited: Limited) -> None:
         for s in sockets:
             s.close()
     assert extra <= len(closed) < MAX_CONNECTIONS + extra
+    record_figures(
+        "http_connection_cap", cap=MAX_CONNECTIONS, opened=MAX_CONNECTIONS + extra,
+        closed_at_once=len(closed),
+    )  # fmt: skip
     with httpx.Client(base_url=limited.server.url, timeout=15) as http:
         assert http.get("/healthz").status_code == 200
 
@@ -210,6 +223,9 @@ def test_a_client_hanging_up_mid_body_is_counted_as_499_not_500(limited: Limited
             assert time.monotonic() < deadline, "the hang-up was never counted"
             time.sleep(0.05)  # the server counts it when it notices: nothing to await here
     assert 'status="500"' not in exposition
+    record_figures(
+        "http_hang_up", counted_499=metric_count(exposition, "/games", 499), counted_500=0
+    )
 
 
 def test_busy_history_holds_up_no_move_and_past_its_bound_is_429(limited: Limited) -> None:
@@ -232,12 +248,14 @@ def test_busy_history_holds_up_no_move_and_past_its_bound_is_429(limited: Limite
             time.sleep(0.01)
         # When one more history request and a move arrive
         refused = http.get(f"/games/{game_id}/audit/1")
+        move_started = time.perf_counter()
         moved = http.post(
             f"/games/{game_id}/commands",
             params={"wait": "15"},
             json={"command_id": "during-history", "command": MOVE},
             headers={"authorization": f"Bearer {tokens[seat]}"},
         )
+        move_ms = (time.perf_counter() - move_started) * 1000
         still_waiting = [not future.done() for future in waiting]
         release.set()
         holder.result(timeout=15)
@@ -248,6 +266,10 @@ def test_busy_history_holds_up_no_move_and_past_its_bound_is_429(limited: Limite
     assert (moved.status_code, moved.json()["status"]) == (200, "applied")
     assert still_waiting == [True, True]
     assert answered == [200, 200]
+    record_figures(
+        "history_load", bound=HISTORY_BOUND, held=len(waiting), refused=refused.status_code,
+        retry_after_s=int(refused.headers["retry-after"]), move_applied_ms=round(move_ms, 1),
+    )  # fmt: skip
 
 
 OUTAGE_REQUESTS: list[tuple[str, str, Callable[[str, str], dict[str, Any]]]] = [
@@ -303,3 +325,4 @@ def test_every_route_answers_503_with_retry_after_while_redis_is_down() -> None:
         assert problem_of(response, 503) in ("redis.unavailable", "service.unavailable"), name
         assert int(response.headers["retry-after"]) >= 1, name
     assert ready.status_code == 503 and int(ready.headers["retry-after"]) >= 1
+    record_figures("http_redis_outage", routes=len(answers), answered_503=len(answers) + 1)
