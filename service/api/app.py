@@ -49,7 +49,7 @@ def create_litestar(settings: Settings, connect: Connect = Skald.connect) -> Lit
     """The Litestar app serving the Skald API with `settings`."""
     facade = FacadeHolder(settings, connect)
     metrics = ApiMetrics()
-    history_gate = HistoryGate(settings.history_threads, settings.history_max_inflight)
+    history_gate = HistoryGate.for_settings(settings)
 
     def constant(value: Any) -> Provide:
         return Provide(lambda: value, use_cache=True, sync_to_thread=False)

@@ -20,7 +20,8 @@ from service.app import Skald
 from service.history.audit import audit_command, audit_version
 from service.history.disclosure import Audience
 from service.history.fairness import fairness_report
-from service.history.record import GameHistory, decode_history
+from service.history.loading import StoredGame
+from service.history.record import decode_history
 from service.history.replay import replay_frame
 from service.history.service import HistoryService
 
@@ -40,17 +41,38 @@ def history_of(skald: Skald) -> HistoryService:
     return HistoryService(skald.store)
 
 
+def replayed(stored: StoredGame, audience: Audience, at: int | None, seat: int | None) -> Any:
+    """The replay frame of a stored game (run in the history pool)."""
+    return replay_frame(decode_history(stored), audience, at, seat)
+
+
+def audited_version(stored: StoredGame, version: int, audience: Audience) -> Any:
+    """The audit of a version of a stored game (run in the history pool)."""
+    return audit_version(decode_history(stored), version, audience)
+
+
+def audited_command(stored: StoredGame, command_id: str, audience: Audience) -> Any:
+    """The audit of a command of a stored game (run in the history pool)."""
+    return audit_command(decode_history(stored), command_id, audience)
+
+
+def fairness_of(stored: StoredGame) -> Any:
+    """The seed check of a stored game (run in the history pool)."""
+    return fairness_report(decode_history(stored))
+
+
 async def computed(
     request: Request[Any, Any, Any],
     skald: Skald,
     game_id: str,
-    compute: Callable[[GameHistory], T],
+    compute: Callable[..., T],
+    *args: Any,
 ) -> T:
-    """`compute` over the game's decoded history, in the history gate (429 when it is full)."""
+    """`compute(stored game, *args)` in the history gate (429 when it is full)."""
     gate = history_gate(request)
     with gate.admitted():
         stored = await history_of(skald).stored(game_id)
-        return await gate.run(lambda: compute(decode_history(stored)))
+        return await gate.run(compute, stored, *args)
 
 
 async def audience_of(skald: Skald, request: Request[Any, Any, Any], game_id: str) -> Audience:
@@ -85,9 +107,7 @@ async def get_replay(
     """A game at a version, as a view."""
     audience = await audience_of(skald, request, game_id)
     view_seat = audience.seat if seat is None else seat
-    frame = await computed(
-        request, skald, game_id, lambda history: replay_frame(history, audience, at, view_seat)
-    )
+    frame: ReplayFrame = await computed(request, skald, game_id, replayed, audience, at, view_seat)
     return reply(request, frame, headers=PRIVATE)
 
 
@@ -113,8 +133,8 @@ async def get_audit_by_version(
 ) -> Response[AuditReport]:
     """The audit of one version's move."""
     audience = await audience_of(skald, request, game_id)
-    report = await computed(
-        request, skald, game_id, lambda history: audit_version(history, version, audience)
+    report: AuditReport = await computed(
+        request, skald, game_id, audited_version, version, audience
     )
     return reply(request, report, headers=PRIVATE)
 
@@ -138,8 +158,8 @@ async def get_audit_by_command(
 ) -> Response[AuditReport]:
     """The audit of one command."""
     audience = await audience_of(skald, request, game_id)
-    report = await computed(
-        request, skald, game_id, lambda history: audit_command(history, command_id, audience)
+    report: AuditReport = await computed(
+        request, skald, game_id, audited_command, command_id, audience
     )
     return reply(request, report, headers=PRIVATE)
 
@@ -159,5 +179,5 @@ async def get_fairness(
     request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
 ) -> Response[FairnessReport]:
     """The seed check of a game."""
-    report = await computed(request, skald, game_id, fairness_report)
+    report: FairnessReport = await computed(request, skald, game_id, fairness_of)
     return reply(request, report)

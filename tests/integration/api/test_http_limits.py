@@ -8,11 +8,11 @@ every route answers 503 with Retry-After.
 
 from __future__ import annotations
 
+import multiprocessing
 import select
 import socket
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -61,7 +61,7 @@ def limited() -> Iterator[Limited]:
         redis_url=REDIS_URL, key_prefix=f"it-limits-{run}:", queue_name=f"it-limits-{run}",
         plugins=PLUGINS, max_wait_s=15.0, sweep_interval_s=0.5,
         header_timeout_s=HEADER_TIMEOUT_S, max_connections=MAX_CONNECTIONS,
-        history_threads=1, history_max_inflight=HISTORY_BOUND,
+        history_processes=1, history_max_inflight=HISTORY_BOUND,
     )  # fmt: skip
     worker = spawn(
         [sys.executable, "-m", WORKER_MODULE, "--log-level", "WARNING"], settings_env(settings)
@@ -230,14 +230,15 @@ def test_a_client_hanging_up_mid_body_is_counted_as_499_not_500(limited: Limited
 
 def test_busy_history_holds_up_no_move_and_past_its_bound_is_429(limited: Limited) -> None:
     gate: HistoryGate = litestar_of(limited.server.server.config.app).state[HISTORY_GATE_STATE_KEY]
-    release = threading.Event()
+    manager = multiprocessing.Manager()
+    release = manager.Event()  # waited on in the history process
     with (
         httpx.Client(base_url=limited.server.url, timeout=30) as http,
         ThreadPoolExecutor(4) as pool,
     ):
         game_id, tokens, seat = seated(http)
-        # Given the history pool's only thread held busy, and the bound of requests waiting
-        holder = gate.pool.submit(release.wait)
+        # Given the history pool's only process held busy, and the bound of requests waiting
+        holder = gate.executor.submit(release.wait)
         waiting = [
             pool.submit(httpx.get, f"{limited.server.url}/games/{game_id}/{path}", timeout=30)
             for path in ("replay", "fairness")
@@ -260,6 +261,7 @@ def test_busy_history_holds_up_no_move_and_past_its_bound_is_429(limited: Limite
         release.set()
         holder.result(timeout=15)
         answered = [future.result(timeout=30).status_code for future in waiting]
+    manager.shutdown()
     # Then the history request is refused with a time to retry, and the move is applied
     assert problem_of(refused, 429) == "history.busy"
     assert int(refused.headers["retry-after"]) >= 1

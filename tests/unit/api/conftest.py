@@ -77,7 +77,8 @@ def settings_overrides() -> dict[str, Any]:
 @pytest.fixture
 def settings(settings_overrides: dict[str, Any]) -> Settings:
     # Runners end as soon as they catch up: tests run them by hand, one job after another.
-    overrides = {"runner_idle_s": 0.0, **settings_overrides}
+    # History in threads: each test's app would otherwise start its own worker processes.
+    overrides = {"runner_idle_s": 0.0, "history_processes": 0, **settings_overrides}
     return Settings(redis_url="redis://fake/0", key_prefix=PREFIX, max_body_bytes=4096, **overrides)
 
 
