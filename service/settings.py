@@ -68,9 +68,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 
     # History (replay, audit, fairness): computed in worker processes, off the event loop that
     # serves moves (0 processes: in `history_threads` threads of the API process, which share
-    # its interpreter lock: 16 pollers then still slowed moves about 12 times, against 22 on
-    # the loop). Requests in flight at once (waiting or computing) beyond
-    # `history_max_inflight` are refused with 429 and Retry-After.
+    # its interpreter lock). Requests in flight at once (waiting or computing) beyond
+    # `history_max_inflight` are refused with 429 and Retry-After. Figures in
+    # docs/reliability.md.
     history_processes: int = 2
     history_threads: int = 2
     history_max_inflight: int = 8
