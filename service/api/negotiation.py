@@ -23,6 +23,7 @@ from typing import Any
 import msgspec
 from litestar import Request, Response
 from litestar.connection import ASGIConnection
+from litestar.connection.base import empty_receive, empty_send
 from litestar.datastructures.headers import MediaTypeHeader
 from litestar.handlers import BaseRouteHandler
 from litestar.types import Empty, Receive, Scope, Send, Serializer
@@ -112,7 +113,9 @@ def decode_body(body: bytes, content_type: tuple[str, dict[str, str]], max_depth
 class NegotiatingRequest(Request[Any, Any, Any]):
     """A Request whose body may be JSON or MessagePack, chosen by its Content-Type."""
 
-    def __init__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __init__(
+        self, scope: Scope, receive: Receive = empty_receive, send: Send = empty_send
+    ) -> None:
         async def watched_receive() -> Any:
             message = await receive()
             if message["type"] == "http.disconnect":
