@@ -28,7 +28,7 @@ TORN_DOWN = AttributeError("'NoneType' object has no attribute 'send_command'")
 class LeavingFails(PubSub):
     """Subscribes; unsubscribing raises as it did during an outage."""
 
-    async def unsubscribe(self, *args: Any) -> None:  # type: ignore[override]
+    async def unsubscribe(self, *args: Any) -> None:
         raise TORN_DOWN
 
 
