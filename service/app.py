@@ -279,11 +279,13 @@ class Skald:
                     await self.scheduler.schedule(job_id)
                 return CommandOutcome(command_id=command_id, status="queued", seat=seat)
             case Duplicate(received=first, record=record):
-                if first.seat != seat:
-                    raise Conflict("command.id_taken", "this command id is used by another seat")
-                if first.body != body:
+                if first.seat != seat or first.body != body:
+                    # One answer whether this seat or another sent the id: the reply never
+                    # tells which seat's command an id names.
                     raise Conflict(
-                        "command.id_reused", "this command id was already sent with another command"
+                        "command.id_reused",
+                        "this command id was already used in this game for another command; "
+                        "choose a fresh one",
                     )
                 return api_outcome(command_id, record)
             case Throttled(retry_after_ms=retry_after_ms):

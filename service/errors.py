@@ -136,3 +136,15 @@ class GameQuarantined(ServiceError):
         )
         self.game_id = game_id
         self.reason = reason
+
+
+class ClientClosedRequest(ServiceError):
+    """The client hung up before its request was read (499, nginx's "client closed request").
+
+    Nobody reads the answer; the status is for the request's log line and metrics, so a client
+    dropping its connection is never counted as the server's failure."""
+
+    default_status = 499
+
+    def __init__(self) -> None:
+        super().__init__("client.closed_request", "the client closed the connection mid-request")

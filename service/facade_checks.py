@@ -4,6 +4,7 @@ messages."""
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 
@@ -16,6 +17,20 @@ from service.store.records import CommandRecord
 MAX_ID_LENGTH = 128
 MAX_NAME_LENGTH = 64
 MAX_TOKEN_LENGTH = 256
+# Client-chosen ids travel in URL paths and headers: only characters that need no escaping
+# anywhere (RFC 3986 "unreserved"), so an id reads back under the very URL it was sent to.
+SAFE_ID = re.compile(rf"[A-Za-z0-9._~-]{{1,{MAX_ID_LENGTH}}}")
+SAFE_ID_CHARACTERS = "A-Z a-z 0-9 . _ ~ -"
+# What Redis raises while it cannot serve: down, restarting, loading, failing over, or every
+# pooled connection busy past the pool's wait. All are answered 503 with Retry-After.
+REDIS_OUTAGE: tuple[type[Exception], ...] = (
+    redis.exceptions.ConnectionError,  # BusyLoadingError and "Too many connections" included
+    redis.exceptions.TimeoutError,
+    redis.exceptions.ReadOnlyError,  # a replica promoted late, or a failover in progress
+    redis.exceptions.MasterDownError,
+    redis.exceptions.TryAgainError,
+    redis.exceptions.ClusterDownError,
+)
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -29,7 +44,7 @@ def redis_guarded(
     async def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
         try:
             return await method(*args, **kwargs)
-        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+        except REDIS_OUTAGE as exc:
             raise Unavailable("redis.unavailable", f"storage unavailable: {exc}") from None
 
     guarded.__name__ = method.__name__
@@ -38,11 +53,12 @@ def redis_guarded(
 
 
 def check_id(text: str, what: str) -> None:
-    """InvalidInput unless `text` is a usable client-chosen id."""
-    if not 0 < len(text) <= MAX_ID_LENGTH or not text.isascii() or not text.isprintable():
+    """InvalidInput (422) unless `text` is a usable client-chosen id."""
+    if not SAFE_ID.fullmatch(text):
         raise InvalidInput(
             f"{what}.bad_id",
-            f"a {what} id is 1 to {MAX_ID_LENGTH} printable ASCII characters",
+            f"a {what} id is 1 to {MAX_ID_LENGTH} of the characters {SAFE_ID_CHARACTERS}",
+            details={"pattern": SAFE_ID.pattern},
         )
 
 

@@ -25,6 +25,7 @@ import redis.exceptions
 import structlog
 from redis.asyncio import Redis
 
+from service.facade_checks import REDIS_OUTAGE
 from service.store.keys import GameKeys
 from service.store.side import view_field
 
@@ -105,8 +106,14 @@ class Notifier:
                 confirmed = self._confirmed[channel] = asyncio.Event()
                 try:
                     await self._pubsub.subscribe(channel)
-                except BaseException:
+                except BaseException as exc:
                     self._drop(channel, queue)
+                    if isinstance(exc, Exception) and not isinstance(exc, REDIS_OUTAGE):
+                        # redis-py's pub/sub can fail with a bare AttributeError on a connection
+                        # torn down mid-command: an outage all the same (503, never a 500).
+                        raise redis.exceptions.ConnectionError(
+                            f"subscribing failed: {exc!r}"
+                        ) from exc
                     raise
                 if self._reader is None or self._reader.done():
                     self._reader = asyncio.create_task(self._read(), name="skald-notifier")
@@ -116,8 +123,17 @@ class Notifier:
         finally:
             async with self._lock:
                 if self._drop(channel, queue):
-                    with contextlib.suppress(redis.exceptions.RedisError):
-                        await self._pubsub.unsubscribe(channel)
+                    await self._unsubscribe(channel)
+
+    async def _unsubscribe(self, channel: str) -> None:
+        # Leaving never fails the caller: its answer is already decided. During an outage
+        # redis-py may raise anything here (an AttributeError on a connection it tore down was
+        # a 500); the subscription then died with the connection, and a channel left
+        # subscribed by mistake only brings messages that no listener is handed.
+        try:
+            await self._pubsub.unsubscribe(channel)
+        except Exception as exc:
+            log.warning("notifier_unsubscribe_failed", channel=channel, error=repr(exc))
 
     def _drop(self, channel: str, queue: asyncio.Queue[Update]) -> bool:
         listeners = self._listeners.get(channel)
@@ -134,8 +150,8 @@ class Notifier:
         while True:
             try:
                 message = await self._pubsub.get_message(timeout=None)
-            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
-                log.warning("notifier_disconnected", error=str(exc))
+            except Exception as exc:  # an outage, or redis-py tripping over a dead connection
+                log.warning("notifier_disconnected", error=repr(exc))
                 for listeners in self._listeners.values():
                     for queue in listeners:
                         _offer(queue, RECHECK_UPDATE)

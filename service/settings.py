@@ -49,6 +49,31 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     sse_per_game: int = 64
     max_events_page: int = 1000
     max_lobby_page: int = 200
+    # Arrays and objects nested in a request body (JSON or MessagePack); the deepest command or
+    # config of the built-in games nests 4.
+    max_body_depth: int = 32
+
+    # The HTTP server (uvicorn on h11, which answers malformed HTTP itself with a 400).
+    # A request line plus headers larger than this is refused by h11 before the app sees it.
+    max_header_bytes: int = 16 * 1024
+    # A connection must have sent a whole request head within this many seconds of opening
+    # (or of its previous reply), however slowly its bytes trickle in; it is closed otherwise.
+    header_timeout_s: float = 10.0
+    timeout_keep_alive_s: int = 5  # an idle keep-alive connection is closed after this
+    # Requests (and connections) served at once; past it uvicorn answers 503 by itself.
+    limit_concurrency: int = 1000
+    # Open connections at most: one more is closed as soon as it is accepted, so slow or idle
+    # clients cannot use up the process's file descriptors. Keep it below `ulimit -n`.
+    max_connections: int = 2000
+
+    # History (replay, audit, fairness): computed in worker processes, off the event loop that
+    # serves moves (0 processes: in `history_threads` threads of the API process, which share
+    # its interpreter lock). Requests in flight at once (waiting or computing) beyond
+    # `history_max_inflight` are refused with 429 and Retry-After. Figures in
+    # docs/reliability.md.
+    history_processes: int = 2
+    history_threads: int = 2
+    history_max_inflight: int = 8
 
     # Workers.
     # Commands a runner applies to one game per turn before moving on to the next ready game.

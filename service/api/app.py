@@ -17,8 +17,9 @@ from service.logging import RequestLogMiddleware
 from service.settings import Settings
 
 from .facade import Connect, FacadeHolder
+from .history_gate import HISTORY_GATE_STATE_KEY, HistoryGate
 from .metrics import ApiMetrics, MetricsMiddleware
-from .negotiation import NegotiatingRequest
+from .negotiation import MAX_BODY_DEPTH_STATE_KEY, NegotiatingRequest, accept_guard
 from .openapi import openapi_config
 from .problems import exception_handlers
 from .routes import bench, commands, games, history, ops, reads, stream
@@ -48,6 +49,7 @@ def create_litestar(settings: Settings, connect: Connect = Skald.connect) -> Lit
     """The Litestar app serving the Skald API with `settings`."""
     facade = FacadeHolder(settings, connect)
     metrics = ApiMetrics()
+    history_gate = HistoryGate.for_settings(settings)
 
     def constant(value: Any) -> Provide:
         return Provide(lambda: value, use_cache=True, sync_to_thread=False)
@@ -60,10 +62,17 @@ def create_litestar(settings: Settings, connect: Connect = Skald.connect) -> Lit
         },
         exception_handlers=exception_handlers(settings.max_body_bytes),
         request_class=NegotiatingRequest,
+        guards=[accept_guard],
         request_max_body_size=settings.max_body_bytes,
         openapi_config=openapi_config(),
-        on_shutdown=[facade.close],
-        state=State({"metrics": metrics}),
+        on_shutdown=[facade.close, history_gate.close],
+        state=State(
+            {
+                "metrics": metrics,
+                MAX_BODY_DEPTH_STATE_KEY: settings.max_body_depth,
+                HISTORY_GATE_STATE_KEY: history_gate,
+            }
+        ),
         # Logging is configured once per process by service.logging, not by Litestar.
         logging_config=None,
     )
@@ -73,3 +82,10 @@ def create_app(settings: Settings | None = None, connect: Connect = Skald.connec
     """The ASGI application: the Litestar app inside request logging and metrics."""
     app = create_litestar(settings or Settings.from_env(), connect)
     return RequestLogMiddleware(MetricsMiddleware(app, app.state["metrics"]))
+
+
+def litestar_of(app: Any) -> Litestar:
+    """The Litestar app inside an application `create_app` made (through its middleware)."""
+    while not isinstance(app, Litestar):
+        app = app.app
+    return app

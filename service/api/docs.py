@@ -18,7 +18,8 @@ OPTIONAL_SEAT_TOKEN: list[SecurityRequirement] = [{}, {SEAT_TOKEN_SCHEME: []}]
 
 
 def problems(*statuses: int) -> dict[int, ResponseSpec]:
-    """OpenAPI response entries for the given error statuses, all problem+json."""
+    """OpenAPI response entries for the given error statuses (and 406, which any operation
+    answers when the Accept header allows none of its media types), all problem+json."""
     return {
         status: ResponseSpec(
             data_container=Problem,
@@ -26,5 +27,5 @@ def problems(*statuses: int) -> dict[int, ResponseSpec]:
             description=f"{HTTPStatus(status).phrase} (RFC 9457 problem; switch on `code`)",
             generate_examples=False,
         )
-        for status in statuses
+        for status in sorted({*statuses, 406})
     }

@@ -1,30 +1,53 @@
 """Content negotiation: JSON by default, MessagePack when the client sends or asks for it.
 
-Request bodies: Litestar decodes a route's body in the one encoding the route declares (JSON
-here). `NegotiatingRequest` reads a MessagePack body instead when its Content-Type says so,
-so every route takes either encoding and validation (msgspec, into the same Structs) is shared.
+Request bodies: `NegotiatingRequest` decodes a body itself, as JSON or MessagePack by its
+Content-Type, so every route takes either encoding and validation (msgspec, into the same
+Structs) is shared. Any other Content-Type is a 415 problem; a body that is not UTF-8, that
+does not parse or that nests deeper than the `max_body_depth` setting is a 400 problem, each
+with its own code. A client that hangs up while its body is read gets `ClientClosedRequest`
+(status 499, nginx's convention): the request is logged and counted as that, not as a 500.
 
-Replies: `reply()` encodes a Struct in the type the client's Accept header prefers; with no
-preference (`*/*` or no header) a MessagePack request gets a MessagePack reply. Problem details
-are always `application/problem+json` (RFC 9457), so every client can read an error.
+Replies: `reply()` encodes a Struct in the type the client's Accept header prefers (RFC 9110
+quality values: `q=0` refuses a type); with no preference (`*/*` or no header) a MessagePack
+request gets a MessagePack reply. `accept_guard` answers 406 before a route runs when the
+route offers nothing the Accept header allows. Problem details are always
+`application/problem+json` (RFC 9457), so every client can read an error.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
 from typing import Any
 
 import msgspec
 from litestar import Request, Response
-from litestar.exceptions import SerializationException
-from litestar.serialization import decode_msgpack
-from litestar.types import Serializer
+from litestar.connection import ASGIConnection
+from litestar.connection.base import empty_receive, empty_send
+from litestar.datastructures.headers import MediaTypeHeader
+from litestar.handlers import BaseRouteHandler
+from litestar.types import Empty, Receive, Scope, Send, Serializer
+from litestar.utils.empty import value_or_default
+from litestar.utils.scope.state import ScopeState
+
+from service.errors import ClientClosedRequest, InvalidInput, ServiceError
 
 JSON = "application/json"
 MSGPACK = "application/msgpack"
 PROBLEM_JSON = "application/problem+json"
 # The MessagePack media types seen in the wild; all are accepted, the reply echoes the client's.
 MSGPACK_TYPES = ("application/msgpack", "application/x-msgpack", "application/vnd.msgpack")
-_OFFERED = [JSON, *MSGPACK_TYPES]
+OFFERED = (JSON, *MSGPACK_TYPES)
+# The media types a route offers when it says nothing (`opt={"offers": (...)}` overrides).
+OFFERS_KEY = "offers"
+DEFAULT_MAX_BODY_DEPTH = 32
+MAX_BODY_DEPTH_STATE_KEY = "max_body_depth"
+
+UNSUPPORTED_MEDIA_TYPE = "request.unsupported_media_type"
+NOT_ACCEPTABLE = "request.not_acceptable"
+BODY_NOT_UTF8 = "request.not_utf8"
+BODY_TOO_DEEP = "request.too_deep"
+BODY_MALFORMED = "request.malformed"
 
 
 def is_msgpack(media_type: str) -> bool:
@@ -32,20 +55,148 @@ def is_msgpack(media_type: str) -> bool:
     return media_type.lower() in MSGPACK_TYPES
 
 
+def _no_extensions(code: int, data: memoryview) -> Any:
+    raise msgspec.DecodeError(f"MessagePack extension types (here {code}) are not accepted")
+
+
+def _deeper_than(value: Any, max_depth: int) -> bool:
+    """Whether `value` nests arrays and objects more than `max_depth` levels (no recursion)."""
+    stack = [(value, 1)] if isinstance(value, dict | list) else []
+    while stack:
+        item, depth = stack.pop()
+        children: Iterable[Any] = item.values() if isinstance(item, dict) else item
+        if depth > max_depth:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
+def _too_deep(max_depth: int) -> InvalidInput:
+    return InvalidInput(
+        BODY_TOO_DEEP,
+        f"the body nests arrays and objects more than {max_depth} levels deep",
+        status=400,
+        details={"max_depth": max_depth},
+    )
+
+
+def decode_body(body: bytes, content_type: tuple[str, dict[str, str]], max_depth: int) -> Any:
+    """A request body decoded by its Content-Type; a 4xx ServiceError when it cannot be."""
+    media, params = content_type[0].lower(), content_type[1]
+    charset = params.get("charset", "utf-8").lower()
+    if (media != JSON and not is_msgpack(media)) or charset not in ("utf-8", "utf8"):
+        raise ServiceError(
+            UNSUPPORTED_MEDIA_TYPE,
+            f"a request body is JSON ({JSON}) or MessagePack ({MSGPACK}), in UTF-8; "
+            f"this one was sent as {media or 'no Content-Type'!r}",
+            status=415,
+            details={"supported": list(OFFERED)},
+        )
+    try:
+        if is_msgpack(media):
+            value = msgspec.msgpack.decode(body, ext_hook=_no_extensions)
+        else:
+            value = msgspec.json.decode(body)
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(
+            BODY_NOT_UTF8, f"a string in the body is not valid UTF-8: {exc.reason}", status=400
+        ) from None
+    except RecursionError:
+        raise _too_deep(max_depth) from None  # far deeper than any limit
+    except msgspec.DecodeError as exc:
+        raise InvalidInput(BODY_MALFORMED, f"malformed body: {exc}", status=400) from None
+    if _deeper_than(value, max_depth):
+        raise _too_deep(max_depth)
+    return value
+
+
 class NegotiatingRequest(Request[Any, Any, Any]):
     """A Request whose body may be JSON or MessagePack, chosen by its Content-Type."""
 
+    def __init__(
+        self, scope: Scope, receive: Receive = empty_receive, send: Send = empty_send
+    ) -> None:
+        async def watched_receive() -> Any:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                # The client hung up mid-body: its fault, not ours (never logged as a 500).
+                raise ClientClosedRequest()
+            return message
+
+        super().__init__(scope, watched_receive, send)
+
     async def json(self) -> Any:
-        """The decoded body: MessagePack when the Content-Type says so, JSON otherwise."""
-        if is_msgpack(self.content_type[0]):
-            # Litestar turns decode errors here into a 400, as it does for malformed JSON.
-            body = await self.body()
-            try:
-                return decode_msgpack(body, target_type=Any)
-            except UnicodeDecodeError as exc:
-                # msgspec reports a string that is not UTF-8 this way, not as DecodeError.
-                raise SerializationException(f"a MessagePack string is not UTF-8: {exc}") from None
-        return await super().json()
+        """The decoded body (JSON or MessagePack); a 4xx problem when it cannot be."""
+        if self._json is Empty:
+            state = ScopeState.from_scope(self.scope)
+            if state.json is not Empty:
+                self._json = state.json
+            else:
+                max_depth = value_or_default(
+                    self.app.state.get(MAX_BODY_DEPTH_STATE_KEY, Empty), DEFAULT_MAX_BODY_DEPTH
+                )
+                self._json = state.json = decode_body(
+                    await self.body(), self.content_type, max_depth
+                )
+        return self._json
+
+
+def _quality(q: str | None) -> float:
+    if q is None:
+        return 1.0
+    try:
+        return min(1.0, max(0.0, float(q)))
+    except ValueError:
+        return 1.0
+
+
+@functools.lru_cache(maxsize=512)
+def negotiate(accept: str, offered: tuple[str, ...]) -> str | None:
+    """The offered media type the Accept header ranks highest (RFC 9110 section 12.5.1):
+    each type takes the quality of the most specific range matching it, `q=0` refuses it, and
+    ties go to the earlier offer. None when nothing offered is acceptable."""
+    ranges = [MediaTypeHeader(part) for part in accept.split(",") if part.strip()]
+    best, best_quality = None, 0.0
+    for media in offered:
+        maintype, _, subtype = media.partition(";")[0].strip().lower().partition("/")
+        specificity, quality = -1, 0.0
+        for accepted in ranges:
+            if accepted.maintype == "*":
+                rank = 0
+            elif accepted.maintype != maintype:
+                continue
+            elif accepted.subtype == "*":
+                rank = 1
+            elif accepted.subtype != subtype:
+                continue
+            else:
+                rank = 2
+            if rank > specificity:
+                specificity, quality = rank, _quality(accepted.params.get("q"))
+        if quality > best_quality:
+            best, best_quality = media, quality
+    return best
+
+
+def route_offers(handler: BaseRouteHandler) -> tuple[str, ...]:
+    """The media types a route can answer with."""
+    offers: tuple[str, ...] = handler.opt.get(OFFERS_KEY, OFFERED)
+    return offers
+
+
+def accept_guard(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+    """Refuse (406) a request whose Accept header allows nothing the route offers."""
+    accept = connection.headers.get("accept", "").strip()
+    if not accept:
+        return
+    offers = route_offers(handler)
+    if negotiate(accept, offers) is None:
+        raise ServiceError(
+            NOT_ACCEPTABLE,
+            f"this resource comes as {', '.join(offers)}; the Accept header allows none of them",
+            status=406,
+            details={"available": list(offers)},
+        )
 
 
 def reply_media_type(request: Request[Any, Any, Any]) -> str:
@@ -54,7 +205,7 @@ def reply_media_type(request: Request[Any, Any, Any]) -> str:
     if not accept or accept == "*/*":
         sent = request.content_type[0]
         return sent.lower() if is_msgpack(sent) else JSON
-    return request.accept.best_match(_OFFERED, default=JSON)
+    return negotiate(accept, OFFERED) or JSON
 
 
 def wants_msgpack(request: Request[Any, Any, Any]) -> bool:

@@ -13,7 +13,6 @@ from http import HTTPStatus
 from typing import Any
 
 import msgspec
-import redis.exceptions
 import structlog
 from litestar import Request, Response
 from litestar.exceptions import (
@@ -27,14 +26,15 @@ from litestar.types import ExceptionHandlersMap
 
 from contracts.api import Problem
 from service.errors import GameDamaged, RateLimited, ServiceError, Unauthorized, Unavailable
+from service.facade_checks import REDIS_OUTAGE
 from service.logging import log_fields, request_id
 
-from .negotiation import PROBLEM_JSON
+from .negotiation import BODY_MALFORMED, PROBLEM_JSON
 
 log = structlog.get_logger("skald.api")
 
 # Codes of the API's own problems (the facade's and the domain's travel through unchanged).
-REQUEST_MALFORMED = "request.malformed"
+REQUEST_MALFORMED = BODY_MALFORMED
 REQUEST_INVALID = "request.invalid"
 REQUEST_TOO_LARGE = "request.too_large"
 ROUTE_NOT_FOUND = "route.not_found"
@@ -43,6 +43,16 @@ REDIS_UNAVAILABLE = "service.unavailable"
 INTERNAL_ERROR = "internal.error"
 # Seconds a client should wait before retrying while Redis is unreachable.
 UNAVAILABLE_RETRY_S = 1.0
+# Statuses outside http.HTTPStatus that the API answers with.
+_PHRASES = {499: "Client Closed Request"}
+
+
+def status_phrase(status: int) -> str:
+    """The reason phrase of a status code (the problem's `title`)."""
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return _PHRASES.get(status, "Error")
 
 
 def problem_response(
@@ -60,7 +70,7 @@ def problem_response(
     log_fields(request.scope)["problem"] = code
     problem = Problem(
         type="about:blank",
-        title=HTTPStatus(status).phrase,
+        title=status_phrase(status),
         status=status,
         detail=detail,
         code=code,
@@ -167,7 +177,6 @@ def exception_handlers(max_body_bytes: int) -> ExceptionHandlersMap:
         ValidationException: _validation_error,
         RequestEntityTooLarge: _too_large(max_body_bytes),
         HTTPException: _http_error,
-        redis.exceptions.ConnectionError: _redis_down,
-        redis.exceptions.TimeoutError: _redis_down,
+        **dict.fromkeys(REDIS_OUTAGE, _redis_down),
         Exception: _unexpected,
     }

@@ -23,6 +23,7 @@ import structlog
 import uvicorn
 
 from service.api import create_app
+from service.api.server import uvicorn_config
 from service.embedded_redis import EmbeddedRedis, running_url
 from service.settings import ENV_PREFIX, Settings
 
@@ -174,15 +175,7 @@ class ApiServer:
     """The HTTP API on uvicorn, in the foreground or in a background thread."""
 
     def __init__(self, settings: Settings, host: str, port: int) -> None:
-        config = uvicorn.Config(
-            create_app(settings),
-            host=host,
-            port=port,
-            log_config=None,  # service.logging has configured the process
-            access_log=False,  # RequestLogMiddleware logs each request once
-            lifespan="on",
-        )
-        self.server = uvicorn.Server(config)
+        self.server = uvicorn.Server(uvicorn_config(create_app(settings), settings, host, port))
         self.url = f"http://{host}:{port}"
         self._thread: threading.Thread | None = None
 

@@ -12,7 +12,7 @@ from service.history.catalogue import stored_game_ids
 from service.history.disclosure import Audience
 from service.history.fairness import fairness_report
 from service.history.inspection import KeyInspector
-from service.history.loading import read_game
+from service.history.loading import StoredGame, read_game
 from service.history.rebuild import (
     ProjectionWriter,
     RebuildResult,
@@ -63,11 +63,15 @@ class HistoryService:
         writer = RedisProjectionWriter(redis, prefix)
         return cls(store, writer, game_ids, GameMaintenance(redis, prefix, store, writer))
 
-    async def history(self, game_id: str) -> GameHistory:
-        """A game's decoded history at its head (GameMissing, RulesVersionMismatch...)."""
+    async def stored(self, game_id: str) -> StoredGame:
+        """A game's stored record at its head, not yet decoded (GameMissing for none)."""
         if not is_game_id(game_id):
             raise GameMissing(game_id)
-        return decode_history(await read_game(self.store, game_id))
+        return await read_game(self.store, game_id)
+
+    async def history(self, game_id: str) -> GameHistory:
+        """A game's decoded history at its head (GameMissing, RulesVersionMismatch...)."""
+        return decode_history(await self.stored(game_id))
 
     async def replay(
         self, game_id: str, audience: Audience, at: int | None = None, seat: int | None = None

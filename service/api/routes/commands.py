@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
@@ -24,8 +25,8 @@ TAGS = ["commands"]
 
 
 def command_path(game_id: str, command_id: str) -> str:
-    """Where a command's outcome can be read."""
-    return f"/games/{game_id}/commands/{command_id}"
+    """Where a command's outcome can be read (each id escaped as one path segment)."""
+    return f"/games/{quote(game_id, safe='')}/commands/{quote(command_id, safe='')}"
 
 
 def outcome_response(
@@ -66,7 +67,7 @@ def outcome_response(
             description="Applied: the reply waited (`wait`) and the command was applied",
             generate_examples=False,
         ),
-        **problems(400, 401, 403, 404, 409, 413, 422, 429, 503),
+        **problems(400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
     },
 )
 async def submit_command(

@@ -30,7 +30,7 @@ NO_STORE = {"cache-control": "no-store"}
     "own fields). The game opens in the lobby until every seat is taken.",
     tags=TAGS,
     status_code=201,
-    responses=problems(400, 403, 413, 422, 503),
+    responses=problems(400, 403, 413, 415, 422, 503),
 )
 async def create_game(
     request: Request[Any, Any, Any],
@@ -51,7 +51,7 @@ async def create_game(
     "the seat's token: the only time it is shown. Send it as `Authorization: Bearer <token>`.",
     tags=TAGS,
     status_code=201,
-    responses=problems(400, 404, 409, 413, 422, 503),
+    responses=problems(400, 404, 409, 413, 415, 422, 503),
 )
 async def join_game(
     request: Request[Any, Any, Any],

@@ -2,12 +2,14 @@
 
 Reads need no token; with a seat's token the caller is that seat. While the game is in
 progress a caller sees only what live play shows it (service.history.disclosure); once the
-game is over, everything.
+game is over, everything. Each record is read on the event loop and decoded, replayed or
+audited in the history gate's threads (`..history_gate`): history load never holds up moves.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from litestar import Request, Response, get
 from litestar.di import NamedDependency
@@ -15,13 +17,20 @@ from litestar.params import FromPath, QueryParameter
 
 from contracts.history import AuditReport, FairnessReport, ReplayFrame
 from service.app import Skald
+from service.history.audit import audit_command, audit_version
 from service.history.disclosure import Audience
+from service.history.fairness import fairness_report
+from service.history.loading import StoredGame
+from service.history.record import decode_history
+from service.history.replay import replay_frame
 from service.history.service import HistoryService
 
 from ..auth import optional_seat
 from ..docs import OPTIONAL_SEAT_TOKEN, problems
+from ..history_gate import history_gate
 from ..negotiation import reply
 
+T = TypeVar("T")
 TAGS = ["history"]
 # Replies depend on the token (what the caller may see) and the encoding.
 PRIVATE = {"vary": "Accept, Authorization", "cache-control": "private, no-cache"}
@@ -30,6 +39,40 @@ PRIVATE = {"vary": "Accept, Authorization", "cache-control": "private, no-cache"
 def history_of(skald: Skald) -> HistoryService:
     """Replay and audit over the facade's event store (no writes: no projection writer)."""
     return HistoryService(skald.store)
+
+
+def replayed(stored: StoredGame, audience: Audience, at: int | None, seat: int | None) -> Any:
+    """The replay frame of a stored game (run in the history pool)."""
+    return replay_frame(decode_history(stored), audience, at, seat)
+
+
+def audited_version(stored: StoredGame, version: int, audience: Audience) -> Any:
+    """The audit of a version of a stored game (run in the history pool)."""
+    return audit_version(decode_history(stored), version, audience)
+
+
+def audited_command(stored: StoredGame, command_id: str, audience: Audience) -> Any:
+    """The audit of a command of a stored game (run in the history pool)."""
+    return audit_command(decode_history(stored), command_id, audience)
+
+
+def fairness_of(stored: StoredGame) -> Any:
+    """The seed check of a stored game (run in the history pool)."""
+    return fairness_report(decode_history(stored))
+
+
+async def computed(
+    request: Request[Any, Any, Any],
+    skald: Skald,
+    game_id: str,
+    compute: Callable[..., T],
+    *args: Any,
+) -> T:
+    """`compute(stored game, *args)` in the history gate (429 when it is full)."""
+    gate = history_gate(request)
+    with gate.admitted():
+        stored = await history_of(skald).stored(game_id)
+        return await gate.run(compute, stored, *args)
 
 
 async def audience_of(skald: Skald, request: Request[Any, Any, Any], game_id: str) -> Audience:
@@ -48,7 +91,7 @@ async def audience_of(skald: Skald, request: Request[Any, Any, Any], game_id: st
     "any seat. Versions count every event from 1 (GameCreated, where no table exists yet).",
     tags=TAGS,
     security=OPTIONAL_SEAT_TOKEN,
-    responses=problems(400, 401, 403, 404, 409, 422, 503),
+    responses=problems(400, 401, 403, 404, 409, 422, 429, 503),
 )
 async def get_replay(
     request: Request[Any, Any, Any],
@@ -64,7 +107,7 @@ async def get_replay(
     """A game at a version, as a view."""
     audience = await audience_of(skald, request, game_id)
     view_seat = audience.seat if seat is None else seat
-    frame = await history_of(skald).replay(game_id, audience, at, view_seat)
+    frame: ReplayFrame = await computed(request, skald, game_id, replayed, audience, at, view_seat)
     return reply(request, frame, headers=PRIVATE)
 
 
@@ -80,7 +123,7 @@ async def get_replay(
     "progress another seat's command, view, alternatives and refusals are withheld.",
     tags=TAGS,
     security=OPTIONAL_SEAT_TOKEN,
-    responses=problems(400, 401, 404, 409, 503),
+    responses=problems(400, 401, 404, 409, 429, 503),
 )
 async def get_audit_by_version(
     request: Request[Any, Any, Any],
@@ -90,7 +133,9 @@ async def get_audit_by_version(
 ) -> Response[AuditReport]:
     """The audit of one version's move."""
     audience = await audience_of(skald, request, game_id)
-    report = await history_of(skald).audit_version(game_id, version, audience)
+    report: AuditReport = await computed(
+        request, skald, game_id, audited_version, version, audience
+    )
     return reply(request, report, headers=PRIVATE)
 
 
@@ -103,7 +148,7 @@ async def get_audit_by_version(
     "the audit by version.",
     tags=TAGS,
     security=OPTIONAL_SEAT_TOKEN,
-    responses=problems(400, 401, 404, 409, 503),
+    responses=problems(400, 401, 404, 409, 429, 503),
 )
 async def get_audit_by_command(
     request: Request[Any, Any, Any],
@@ -113,7 +158,9 @@ async def get_audit_by_command(
 ) -> Response[AuditReport]:
     """The audit of one command."""
     audience = await audience_of(skald, request, game_id)
-    report = await history_of(skald).audit_command(game_id, command_id, audience)
+    report: AuditReport = await computed(
+        request, skald, game_id, audited_command, command_id, audience
+    )
     return reply(request, report, headers=PRIVATE)
 
 
@@ -126,11 +173,11 @@ async def get_audit_by_command(
     "and re-derives every random draw from it, naming the first event that differs. While "
     "the game goes on the status is `pending` and only the commitment is shown.",
     tags=TAGS,
-    responses=problems(400, 404, 409, 503),
+    responses=problems(400, 404, 409, 429, 503),
 )
 async def get_fairness(
     request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
 ) -> Response[FairnessReport]:
     """The seed check of a game."""
-    report = await history_of(skald).fairness(game_id)
+    report: FairnessReport = await computed(request, skald, game_id, fairness_of)
     return reply(request, report)

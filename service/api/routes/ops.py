@@ -14,14 +14,16 @@ from service.errors import ServiceError
 
 from ..facade import FacadeHolder
 from ..metrics import api_metrics
-from ..negotiation import JSON
+from ..negotiation import JSON, OFFERS_KEY
 from ..openapi import openapi_json
 from ..problems import UNAVAILABLE_RETRY_S, retry_after
 
 TAGS = ["operations"]
+JSON_ONLY = {OFFERS_KEY: (JSON,)}
+PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8"
 
 
-@get("/healthz", operation_id="health", summary="Liveness", tags=TAGS)
+@get("/healthz", operation_id="health", summary="Liveness", tags=TAGS, opt=JSON_ONLY)
 async def health() -> Health:
     """The process is up and serving (it does not touch Redis)."""
     return Health(status="ok", checks={"process": "ok"})
@@ -36,6 +38,7 @@ async def health() -> Health:
     responses={
         503: ResponseSpec(Health, description="Redis is unreachable", generate_examples=False)
     },
+    opt=JSON_ONLY,
 )
 async def readiness(facade: NamedDependency[FacadeHolder]) -> Response[Health]:
     """Whether the API can serve: Redis answers."""
@@ -57,7 +60,8 @@ async def readiness(facade: NamedDependency[FacadeHolder]) -> Response[Health]:
     operation_id="metrics",
     summary="Prometheus metrics",
     tags=TAGS,
-    media_type="text/plain; version=0.0.4; charset=utf-8",
+    media_type=PROMETHEUS_TEXT,
+    opt={OFFERS_KEY: (PROMETHEUS_TEXT,)},
 )
 async def metrics_exposition(request: Request[Any, Any, Any]) -> bytes:
     """The API's metrics in Prometheus' text format."""
@@ -71,6 +75,7 @@ async def metrics_exposition(request: Request[Any, Any, Any]) -> bytes:
     tags=TAGS,
     include_in_schema=False,
     media_type=JSON,
+    opt=JSON_ONLY,
 )
 async def openapi_document(request: Request[Any, Any, Any]) -> bytes:
     """The document `skald openapi` exports."""

@@ -24,8 +24,10 @@ from service.notify import Update
 from ..auth import seat_for_view
 from ..docs import OPTIONAL_SEAT_TOKEN, problems
 from ..metrics import api_metrics
+from ..negotiation import OFFERS_KEY
 
 TAGS = ["reads"]
+EVENT_STREAM = "text/event-stream"
 KEEPALIVE_S = 15.0
 # How soon a client reconnects after a dropped stream (the SSE `retry` field, in ms).
 RECONNECT_MS = 2000
@@ -81,7 +83,8 @@ async def view_messages(
     tags=TAGS,
     security=OPTIONAL_SEAT_TOKEN,
     responses=problems(400, 401, 404, 429, 503),
-    media_type="text/event-stream",
+    media_type=EVENT_STREAM,
+    opt={OFFERS_KEY: (EVENT_STREAM,)},
 )
 async def stream_views(
     request: Request[Any, Any, Any],

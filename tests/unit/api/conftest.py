@@ -37,6 +37,7 @@ class Api:
     scheduler: RecordingScheduler
     runner: DrainRunner
     settings: Settings
+    app: Any  # the ASGI application under test
 
     async def drain(self) -> int:
         """Run every scheduled runner job (and the successors they schedule); the number run."""
@@ -76,7 +77,8 @@ def settings_overrides() -> dict[str, Any]:
 @pytest.fixture
 def settings(settings_overrides: dict[str, Any]) -> Settings:
     # Runners end as soon as they catch up: tests run them by hand, one job after another.
-    overrides = {"runner_idle_s": 0.0, **settings_overrides}
+    # History in threads: each test's app would otherwise start its own worker processes.
+    overrides = {"runner_idle_s": 0.0, "history_processes": 0, **settings_overrides}
     return Settings(redis_url="redis://fake/0", key_prefix=PREFIX, max_body_bytes=4096, **overrides)
 
 
@@ -102,7 +104,7 @@ async def api(settings: Settings) -> AsyncIterator[Api]:
 
     app = create_app(settings, connect)
     async with AsyncTestClient(app) as client:
-        yield Api(client, skald, scheduler, runner, settings)
+        yield Api(client, skald, scheduler, runner, settings, app)
     unregister("race")
 
 

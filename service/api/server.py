@@ -1,0 +1,79 @@
+"""The HTTP server's own limits: uvicorn on h11, configured from the settings.
+
+What each layer refuses (docs/reliability.md lists the figures):
+- h11 refuses a request head (request line and headers) longer than `max_header_bytes`, and
+  any malformed HTTP, with its own 400 before the app sees anything.
+- `BoundedH11Protocol` closes a connection accepted past `max_connections` at once, and one
+  that has not sent a whole request head within `header_timeout_s` of opening (or of its
+  previous reply), however slowly its bytes trickle in: slow clients cannot pile up until the
+  process runs out of file descriptors.
+- uvicorn answers 503 by itself past `limit_concurrency` requests at once, and closes a
+  keep-alive connection idle for `timeout_keep_alive_s`.
+- The app refuses bodies over `max_body_bytes` (413) or nested deeper than `max_body_depth`
+  (400), and everything else a problem names (service.api.problems).
+h11, not httptools: httptools bounds neither the head's size nor its count of headers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from service.settings import Settings
+
+
+def bounded_h11(max_connections: int, header_timeout_s: float) -> type[H11Protocol]:
+    """uvicorn's h11 protocol with a cap on open connections and a deadline for request heads."""
+
+    class BoundedH11Protocol(H11Protocol):
+        _head_deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if len(self.connections) > max_connections:
+                transport.close()  # connection_lost() then forgets it
+                return
+            self._arm_head_deadline()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._head_deadline is not None:
+                self._head_deadline.cancel()
+            super().connection_lost(exc)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm_head_deadline()
+
+        def _arm_head_deadline(self) -> None:
+            if self._head_deadline is not None:
+                self._head_deadline.cancel()
+            self._head_deadline = self.loop.call_later(header_timeout_s, self._head_overdue)
+
+        def _head_overdue(self) -> None:
+            self._head_deadline = None
+            if self.cycle is not None and not self.cycle.response_complete:
+                return  # a request is being served: its head arrived in time
+            if not self.transport.is_closing():
+                self.transport.close()
+
+    return BoundedH11Protocol
+
+
+def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicorn.Config:
+    """The uvicorn configuration serving `app` with the limits of `settings`."""
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        http=bounded_h11(settings.max_connections, settings.header_timeout_s),
+        h11_max_incomplete_event_size=settings.max_header_bytes,
+        limit_concurrency=settings.limit_concurrency,
+        timeout_keep_alive=settings.timeout_keep_alive_s,
+        log_config=None,  # service.logging has configured the process
+        access_log=False,  # RequestLogMiddleware logs each request once
+        lifespan="on",
+    )
