@@ -12,7 +12,7 @@ import pytest
 import structlog
 
 from domain.games import unregister
-from service.logging import configure_logging
+from service.shared.logging import configure_logging
 from tests.fakes.race import RaceGame, register_race
 
 

@@ -6,7 +6,7 @@ import threading
 from dataclasses import asdict
 from typing import Any
 
-from service.settings import Settings, load_plugins
+from service.shared.settings import Settings, load_plugins
 from workers.runtime import WorkerRuntime
 
 # One runtime per (thread, key prefix): the worker process installs its own; a worker started

@@ -24,8 +24,8 @@ from redis import Redis as SyncRedis
 from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 
-from service.settings import Settings, load_plugins
-from service.store.redis_events import redis_version_problem
+from service.adapters.store.redis_store import redis_version_problem
+from service.shared.settings import Settings, load_plugins
 from workers import jobs
 from workers.runtime import WorkerRuntime
 from workers.sweeper import SweeperThread
@@ -35,7 +35,7 @@ log = structlog.get_logger("skald.worker")
 
 def _configure_logging(level: str) -> None:
     try:
-        from service.logging import configure_logging
+        from service.shared.logging import configure_logging
     except ImportError:  # the HTTP layer's logging set-up is optional for a worker
         return
     configure_logging(level)

@@ -7,52 +7,27 @@ from __future__ import annotations
 
 import asyncio
 
-from redis import Redis as SyncRedis
-from redis.asyncio import Redis
-
-from service.notify import Publisher
-from service.pipeline.drain import Drainer
-from service.pipeline.runner import DrainRunner, RunnerReport
-from service.pipeline.schedule import RQScheduler
-from service.pipeline.session import SessionCache
-from service.pipeline.sweep import SweepReport, sweep
-from service.settings import Settings
-from service.store.redis_events import RedisEventStore
-from service.store.scripts import Scripts
-from service.store.side import Lobby, PendingIndex, Views
+from service import bootstrap
+from service.core.pipeline.runner import RunnerReport
+from service.core.pipeline.sweep import SweepReport, sweep
+from service.shared.settings import Settings
 
 
 class WorkerRuntime:
     """Clients and caches of one worker thread (not shared between threads)."""
 
     def __init__(self, settings: Settings) -> None:
-        if not settings.redis_url:
-            raise ValueError("no Redis configured: set SKALD_REDIS_URL")
         self.settings = settings
         self.runner = asyncio.Runner()
         # Async clients connect lazily, on the runner's loop where every job runs.
-        self.redis = Redis.from_url(settings.redis_url, decode_responses=False)
-        self.queue_redis = SyncRedis.from_url(settings.queue_redis_url)
-        prefix = settings.key_prefix
-        scripts = Scripts(self.redis)
-        self.store = RedisEventStore(self.redis, prefix, scripts, settings.runner_limits)
-        self.pending = PendingIndex(self.redis, prefix, scripts)
-        self.scheduler = RQScheduler(
-            self.queue_redis, settings.queue_name, prefix, settings.job_timeout_s
-        )
-        self.drainer = Drainer(
-            store=self.store,
-            views=Views(self.redis, prefix, scripts),
-            lobby=Lobby(self.redis, prefix),
-            publisher=Publisher(self.redis, prefix),
-            cache=SessionCache(settings.state_cache_size),
-            batch_size=settings.batch_size,
-            lease_ttl_ms=int(settings.lease_ttl_s * 1000),
-        )
-
-        self.drain_runner = DrainRunner.configured(
-            settings, self.store, self.drainer, self.scheduler
-        )
+        graph = bootstrap.worker_graph(settings)
+        self.redis = graph.redis
+        self.queue_redis = graph.queue_redis
+        self.store = graph.store
+        self.pending = graph.pending
+        self.scheduler = graph.scheduler
+        self.drainer = graph.drainer
+        self.drain_runner = graph.runner
 
     def run_drains(self, job_id: str) -> RunnerReport:
         """Be the drain runner `job_id`: drain ready games until none is left or time is up."""

@@ -6,7 +6,7 @@ import threading
 
 import structlog
 
-from service.settings import Settings
+from service.shared.settings import Settings
 from workers.runtime import WorkerRuntime
 
 log = structlog.get_logger("skald.sweeper")

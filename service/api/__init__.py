@@ -1,5 +1,5 @@
-"""The HTTP API (Litestar on uvicorn) over the application facade `service.app.Skald`."""
+"""The HTTP API (Litestar on uvicorn) over the application facade `service.facade.skald.Skald`."""
 
-from service.api.app import create_app, create_litestar
+from service.api.asgi import create_app, create_litestar
 
 __all__ = ["create_app", "create_litestar"]

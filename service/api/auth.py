@@ -10,9 +10,9 @@ from typing import Any
 
 from litestar import Request
 
-from service.app import Skald
-from service.errors import Forbidden, Unauthorized
-from service.logging import log_fields
+from service.facade.skald import Skald
+from service.shared.errors import Forbidden, Unauthorized
+from service.shared.logging import log_fields
 
 TOKEN_MISSING = "token.missing"
 TOKEN_MALFORMED = "token.malformed"

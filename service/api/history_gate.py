@@ -21,8 +21,8 @@ from typing import Any, TypeVar
 
 from litestar import Request
 
-from service.errors import RateLimited, ServiceError
-from service.settings import Settings, load_plugins
+from service.shared.errors import RateLimited, ServiceError
+from service.shared.settings import Settings, load_plugins
 
 T = TypeVar("T")
 HISTORY_GATE_STATE_KEY = "history_gate"

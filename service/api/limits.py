@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.errors import InvalidInput
+from service.shared.errors import InvalidInput
 
 
 def bounded_wait(wait: float, max_wait_s: float) -> float:

@@ -30,7 +30,7 @@ from litestar.types import Empty, Receive, Scope, Send, Serializer
 from litestar.utils.empty import value_or_default
 from litestar.utils.scope.state import ScopeState
 
-from service.errors import ClientClosedRequest, InvalidInput, ServiceError
+from service.shared.errors import ClientClosedRequest, InvalidInput, ServiceError
 
 JSON = "application/json"
 MSGPACK = "application/msgpack"

@@ -25,9 +25,9 @@ from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.types import ExceptionHandlersMap
 
 from contracts.api import Problem
-from service.errors import GameDamaged, RateLimited, ServiceError, Unauthorized, Unavailable
-from service.facade_checks import REDIS_OUTAGE
-from service.logging import log_fields, request_id
+from service.adapters.redis_outage import REDIS_OUTAGE
+from service.shared.errors import GameDamaged, RateLimited, ServiceError, Unauthorized, Unavailable
+from service.shared.logging import log_fields, request_id
 
 from .negotiation import BODY_MALFORMED, PROBLEM_JSON
 

@@ -22,7 +22,7 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from service.settings import Settings
+from service.shared.settings import Settings
 
 
 def bounded_h11(max_connections: int, header_timeout_s: float) -> type[H11Protocol]:
@@ -73,7 +73,7 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicor
         h11_max_incomplete_event_size=settings.max_header_bytes,
         limit_concurrency=settings.limit_concurrency,
         timeout_keep_alive=settings.timeout_keep_alive_s,
-        log_config=None,  # service.logging has configured the process
+        log_config=None,  # service.shared.logging has configured the process
         access_log=False,  # RequestLogMiddleware logs each request once
         lifespan="on",
     )

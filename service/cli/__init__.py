@@ -12,7 +12,7 @@
     skald quarantine take a game out of service (or --release it)
     skald bench      the benchmark suite (from a source checkout)
 
-Settings come from SKALD_* environment variables (see service.settings). A sub-command is a
+Settings come from SKALD_* environment variables (see service.shared.settings). A sub-command is a
 module here and a line in COMMANDS.
 """
 
@@ -22,37 +22,37 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from service.adapters.embedded_redis import EmbeddedRedisError
 from service.cli import (
-    audit,
-    bench,
-    demo,
-    openapi,
-    quarantine,
-    rebuild,
-    repair,
-    replay,
-    serve,
-    verify,
-    worker,
+    audit_command,
+    bench_command,
+    demo_command,
+    openapi_command,
+    quarantine_command,
+    rebuild_command,
+    repair_command,
+    replay_command,
+    serve_command,
+    verify_command,
+    worker_command,
 )
-from service.cli.demo import DemoError
+from service.cli.demo_command import DemoError
 from service.cli.processes import Shutdown
-from service.embedded_redis import EmbeddedRedisError
-from service.errors import ServiceError
+from service.shared.errors import ServiceError
 
 # Each module offers `add_parser(subparsers)`, which sets `run(args) -> exit status`.
 COMMANDS = (
-    serve,
-    worker,
-    demo,
-    openapi,
-    replay,
-    audit,
-    verify,
-    rebuild,
-    repair,
-    quarantine,
-    bench,
+    serve_command,
+    worker_command,
+    demo_command,
+    openapi_command,
+    replay_command,
+    audit_command,
+    verify_command,
+    rebuild_command,
+    repair_command,
+    quarantine_command,
+    bench_command,
 )
 
 

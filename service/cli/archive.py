@@ -17,10 +17,11 @@ import redis.exceptions
 from redis.asyncio import Redis
 from rich.console import Console
 
-from service.errors import Unavailable
-from service.history.service import HistoryService
-from service.logging import configure_logging
-from service.settings import Settings, load_plugins
+from service import bootstrap
+from service.facade.history_side import HistoryService
+from service.shared.errors import Unavailable
+from service.shared.logging import configure_logging
+from service.shared.settings import Settings, load_plugins
 
 from .processes import backing_redis
 
@@ -40,7 +41,7 @@ def with_history(work: Callable[[HistoryService], Awaitable[T]]) -> T:
 async def _run(settings: Settings, work: Callable[[HistoryService], Awaitable[T]]) -> T:
     client = Redis.from_url(settings.redis_url, decode_responses=False)
     try:
-        return await work(HistoryService.on_redis(client, settings.key_prefix))
+        return await work(bootstrap.history(client, settings))
     except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
         raise Unavailable("redis.unavailable", f"cannot reach Redis: {exc}") from None
     finally:

@@ -22,10 +22,10 @@ import msgspec
 import structlog
 import uvicorn
 
+from service.adapters.embedded_redis import EmbeddedRedis, running_url
 from service.api import create_app
 from service.api.server import uvicorn_config
-from service.embedded_redis import EmbeddedRedis, running_url
-from service.settings import ENV_PREFIX, Settings
+from service.shared.settings import ENV_PREFIX, Settings
 
 log = structlog.get_logger("skald.cli")
 

@@ -24,7 +24,7 @@ from collections import Counter
 import httpx
 import redis
 
-from service.embedded_redis import free_port
+from service.adapters.embedded_redis import free_port
 
 MOVES_BEFORE = 150
 MOVES_MEASURED = 30

@@ -25,14 +25,14 @@ from redis.asyncio import Redis
 from domain.chance import Chance
 from domain.engine import decide, fold
 from domain.games import get_game
-from service.app import Skald
-from service.notify import Publisher
-from service.pipeline.drain import Drainer
-from service.pipeline.runner import DrainRunner
-from service.pipeline.session import SessionCache
-from service.settings import Settings
-from service.store.keys import GameKeys
-from service.store.side import Lobby, Views
+from service import bootstrap
+from service.adapters.notifications import Publisher
+from service.adapters.store.keys import GameKeys
+from service.adapters.store.side import Lobby, Views
+from service.core.pipeline.drain import Drainer
+from service.core.pipeline.runner import DrainRunner
+from service.core.pipeline.session import SessionCache
+from service.shared.settings import Settings
 from tests.fakes.players import play_through_service
 from tests.fakes.race import RACE, Move, RaceConfig, register_race
 from tests.fakes.scheduler import RecordingScheduler
@@ -54,7 +54,7 @@ class Bench:
         )
         self.redis = redis
         self.scheduler = RecordingScheduler()
-        self.skald = Skald(self.settings, redis, self.scheduler)
+        self.skald = bootstrap.skald(self.settings, redis, self.scheduler)
         self.drainer = Drainer(
             self.skald.store,
             Views(redis, prefix, self.skald.store.scripts),
@@ -91,11 +91,11 @@ async def storage(redis: Redis, game_name: str, games: int) -> tuple[float, floa
     config = msgspec.to_builtins(game.example_configs()[0])
     stream_bytes = total_bytes = events = 0
     for n in range(games):
-        game_id = (await bench.skald.create_game(game_name, config)).game_id
+        game_id = (await bench.skald.commands.create_game(game_name, config)).game_id
 
         async def settle(command_id: str, game_id: str = game_id) -> Any:
             await bench.run_jobs()
-            return await bench.skald.outcome(game_id, command_id)
+            return await bench.skald.commands.outcome(game_id, command_id)
 
         seeds = [1000 * n + seat for seat in range(config["players"])]
         # Client-chosen ids are typically UUIDs: measure with ids that long.
@@ -119,17 +119,19 @@ async def command_costs(redis: Redis, commands: int) -> dict[str, float]:
     for batch_size in (1, 64):
         bench = Bench(redis, batch_size)
         config = msgspec.to_builtins(RaceConfig(players=2, target=10**9))
-        game_id = (await bench.skald.create_game("race", config)).game_id
-        first = (await bench.skald.turn(game_id, None)).to_act[0]
+        game_id = (await bench.skald.commands.create_game("race", config)).game_id
+        first = (await bench.skald.reads.turn(game_id, None)).to_act[0]
         started = time.perf_counter()
         for n in range(commands):
             seat = first if n % 2 == 0 else 1 - first
-            await bench.skald.submit(game_id, seat, f"c{n}", {"type": "Move", "steps": 1}, "r")
+            await bench.skald.commands.submit(
+                game_id, seat, f"c{n}", {"type": "Move", "steps": 1}, "r"
+            )
         submitted = time.perf_counter()
         bench.scheduler.scheduled[:] = bench.scheduler.scheduled[:1]
         await bench.run_jobs()
         drained = time.perf_counter()
-        outcome = await bench.skald.outcome(game_id, f"c{commands - 1}")
+        outcome = await bench.skald.commands.outcome(game_id, f"c{commands - 1}")
         assert outcome.status == "applied", outcome
         figures["submit"] = (submitted - started) / commands * 1e6
         figures[f"drain, batch {batch_size}"] = (drained - submitted) / commands * 1e6

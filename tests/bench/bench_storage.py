@@ -24,9 +24,9 @@ import structlog
 from redis.asyncio import Redis
 
 from domain.games import get_game
-from service.history.loading import read_game
-from service.history.rebuild import RedisProjectionWriter, rebuild_projections
-from service.store.keys import GameKeys
+from service.adapters.store.keys import GameKeys
+from service.read.history.loading import read_game
+from service.read.history.rebuild import RedisProjectionWriter, rebuild_projections
 from tests.bench.bench_pipeline import Bench
 from tests.fakes.players import play_through_service
 from tests.fakes.race import race_config, register_race
@@ -43,11 +43,11 @@ async def storage_figures(redis: Redis, game_name: str, games: int) -> dict[str,
     stream_bytes = total_bytes = events = payload_bytes = 0
     try:
         for n in range(games):
-            game_id = (await bench.skald.create_game(game_name, config)).game_id
+            game_id = (await bench.skald.commands.create_game(game_name, config)).game_id
 
             async def settle(command_id: str, game_id: str = game_id) -> Any:
                 await bench.run_jobs()
-                return await bench.skald.outcome(game_id, command_id)
+                return await bench.skald.commands.outcome(game_id, command_id)
 
             seeds = [1000 * n + seat for seat in range(config["players"])]
             # Client-chosen ids are typically UUIDs: measure with ids that long.
@@ -110,12 +110,14 @@ async def _store_games(bench: Bench, games: int) -> list[str]:
 
     async def one(n: int) -> str:
         async with gate:
-            created = await bench.skald.create_game("race", race_config(2, target=10**9))
-            first = (await bench.skald.turn(created.game_id, None)).to_act[0]
+            created = await bench.skald.commands.create_game("race", race_config(2, target=10**9))
+            first = (await bench.skald.reads.turn(created.game_id, None)).to_act[0]
             for move in range(REBUILD_COMMANDS_PER_GAME):
                 seat = (first + move) % 2
                 command = {"type": "Move", "steps": 1 + (n + move) % 3}
-                await bench.skald.submit(created.game_id, seat, f"c{move}", command, "bench")
+                await bench.skald.commands.submit(
+                    created.game_id, seat, f"c{move}", command, "bench"
+                )
             return created.game_id
 
     game_ids = list(await asyncio.gather(*(one(n) for n in range(games))))

@@ -21,9 +21,9 @@ from pathlib import Path
 import httpx
 import redis
 
+from service.adapters.embedded_redis import free_port
 from service.cli.processes import settings_env, spawn, stop_process
-from service.embedded_redis import free_port
-from service.settings import Settings
+from service.shared.settings import Settings
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 PLUGINS = "tests.fakes.race"

@@ -1,4 +1,4 @@
-"""The whole benchmark suite `skald bench` runs: every figure of issue 6 in one dict.
+"""The whole benchmark suite `skald bench` runs: every figure in one dict.
 
 Each headline figure is a ratio against a baseline measured in the same run (the machines are
 shared and noisy); the absolute rates are printed too, with the machine they came from.

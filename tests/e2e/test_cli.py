@@ -14,9 +14,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from service.app import Skald
-from service.embedded_redis import EmbeddedRedis, free_port, running_url
-from service.settings import Settings
+from service import bootstrap
+from service.adapters.embedded_redis import EmbeddedRedis, free_port, running_url
+from service.shared.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,9 +47,9 @@ def stored_events(data_dir: Path, game_id: str) -> list[dict[str, object]]:
     """The events of a game kept under `data_dir`, read back through a fresh embedded Redis."""
 
     async def read(url: str) -> list[dict[str, object]]:
-        skald = await Skald.connect(Settings(redis_url=url, plugins="tests.fakes.race"))
+        skald = await bootstrap.connect(Settings(redis_url=url, plugins="tests.fakes.race"))
         try:
-            page = await skald.events_after(game_id, 0, None, 1000)
+            page = await skald.reads.events_after(game_id, 0, None, 1000)
         finally:
             await skald.close()
         return [record.event for record in page.events]

@@ -16,7 +16,7 @@ from contracts.base import Event, GameConfig
 from domain.bots import RandomBot
 from domain.chance import Chance, draw_below
 from domain.engine import Game, decide, fold
-from service.app import Skald
+from service.facade.skald import Skald
 
 
 def play_in_process(
@@ -62,11 +62,13 @@ async def play_through_service(
     the command is decided. Returns the number of commands sent."""
     bots = [ClientBot(bot_seed) for bot_seed in bot_seeds]
     sent = 0
-    while not (public := await skald.turn(game_id, None)).finished:
+    while not (public := await skald.reads.turn(game_id, None)).finished:
         seat = min(public.to_act)
-        options = (await skald.turn(game_id, seat)).legal_commands
+        options = (await skald.reads.turn(game_id, seat)).legal_commands
         command_id = f"{prefix}-{sent}"
-        await skald.submit(game_id, seat, command_id, bots[seat].choose(options), f"r-{sent}")
+        await skald.commands.submit(
+            game_id, seat, command_id, bots[seat].choose(options), f"r-{sent}"
+        )
         outcome = await settle(command_id)
         assert getattr(outcome, "status", "applied") == "applied", outcome
         sent += 1

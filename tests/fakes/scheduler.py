@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from service.pipeline.runner import DrainRunner
-from service.pipeline.schedule import runner_job_id
+from service.adapters.rq_scheduler import runner_job_id
+from service.core.pipeline.runner import DrainRunner
 
 
 class RecordingScheduler:

@@ -18,8 +18,9 @@ import msgspec
 import pytest
 import redis
 
-from service.app import Skald
-from service.settings import ENV_PREFIX, Settings
+from service import bootstrap
+from service.facade.skald import Skald
+from service.shared.settings import ENV_PREFIX, Settings
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 PLUGINS = "tests.fakes.race"
@@ -74,7 +75,7 @@ def core_settings() -> Iterator[Settings]:
 @pytest.fixture
 async def skald(core_settings: Settings) -> AsyncIterator[Skald]:
     """The facade on the real Redis and the real RQ queue."""
-    facade = await Skald.connect(core_settings)
+    facade = await bootstrap.connect(core_settings)
     yield facade
     await facade.close()
 

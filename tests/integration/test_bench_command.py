@@ -43,7 +43,7 @@ def test_bench_prints_every_figure_as_one_json_object(tmp_path: Path) -> None:
     chart = tmp_path / "load.png"
     env = {**os.environ, "SKALD_REDIS_URL": REDIS_URL}
     done = subprocess.run(
-        [sys.executable, "-m", "service.cli", "bench", "--tiny", "--json", "--chart", str(chart)],
+        [sys.executable, "-m", "tests.bench", "--tiny", "--json", "--chart", str(chart)],
         cwd=CHECKOUT,
         env=env,
         capture_output=True,

@@ -11,10 +11,10 @@ from collections import defaultdict
 import pytest
 
 from domain.engine import fold
-from service.app import Skald
-from service.pipeline.chain import first_broken_link
-from service.pipeline.codec import codec_for
-from service.store.records import NO_INBOX_ID
+from service.adapters.store.records import NO_INBOX_ID
+from service.core.codec import codec_for
+from service.core.pipeline.chain import first_broken_link
+from service.facade.skald import Skald
 from tests.fakes.players import ClientBot, stream_events
 from tests.fakes.race import race_config, register_race
 from tests.integration.conftest import Workers
@@ -28,14 +28,14 @@ async def play(skald: Skald, game_id: str, seed: int, decided: asyncio.Queue[str
     """Play one game to the end, re-sending (same id) whatever is still queued after a wait."""
     bots = {seat: ClientBot(seed + seat) for seat in range(2)}
     sent = 0
-    while not (public := await skald.turn(game_id, None)).finished:
+    while not (public := await skald.reads.turn(game_id, None)).finished:
         seat = public.to_act[0]
-        options = (await skald.turn(game_id, seat)).legal_commands
+        options = (await skald.reads.turn(game_id, seat)).legal_commands
         command_id = f"{game_id}-{sent}"
         command = bots[seat].choose(options)
         while True:
-            await skald.submit(game_id, seat, command_id, command, "r")
-            outcome = await skald.wait_outcome(game_id, command_id, WAIT_S)
+            await skald.commands.submit(game_id, seat, command_id, command, "r")
+            outcome = await skald.commands.wait_outcome(game_id, command_id, WAIT_S)
             if outcome.status != "queued":
                 break  # a retry with the same id: the client timed out, the command did not
         assert outcome.status == "applied", outcome
@@ -72,7 +72,8 @@ async def test_games_survive_workers_killed_at_random(
     register_race()
     workers.start(3)
     game_ids = [
-        (await skald.create_game("race", race_config(2, target))).game_id for _ in range(games)
+        (await skald.commands.create_game("race", race_config(2, target))).game_id
+        for _ in range(games)
     ]
     decided: asyncio.Queue[str] = asyncio.Queue()
     killer = asyncio.create_task(chaos(workers, decided, kill_every, random.Random(5)))
@@ -91,7 +92,7 @@ async def test_games_survive_workers_killed_at_random(
         for event in stored:
             versions_by_command[event.command_id].append(event.version)
         for received in inbox:
-            outcome = await skald.outcome(game_id, received.command_id)
+            outcome = await skald.commands.outcome(game_id, received.command_id)
             assert outcome.status == "applied"
             span = list(range(outcome.first_version or 0, (outcome.last_version or -1) + 1))
             assert versions_by_command[received.command_id] == span  # applied exactly once

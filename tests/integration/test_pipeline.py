@@ -12,12 +12,13 @@ from domain.chance import Chance
 from domain.engine import decide, fold
 from domain.errors import IllegalCommand
 from domain.games import get_game
-from service.app import Skald
-from service.errors import Forbidden, InvalidInput, NotFound
-from service.pipeline.chain import first_broken_link
-from service.pipeline.codec import codec_for
-from service.settings import Settings
-from service.store.records import NO_INBOX_ID
+from service import bootstrap
+from service.adapters.store.records import NO_INBOX_ID
+from service.core.codec import codec_for
+from service.core.pipeline.chain import first_broken_link
+from service.facade.skald import Skald
+from service.shared.errors import Forbidden, InvalidInput, NotFound
+from service.shared.settings import Settings
 from tests.fakes.players import builtins, play_in_process, play_through_service, stream_events
 from tests.fakes.race import RaceConfig, race_config, register_race
 from tests.integration.conftest import Workers
@@ -33,9 +34,9 @@ def race_registered() -> None:
 
 
 async def seated(skald: Skald, config: dict[str, Any]) -> str:
-    game_id = (await skald.create_game("race", config)).game_id
+    game_id = (await skald.commands.create_game("race", config)).game_id
     for _ in range(config["players"]):
-        await skald.join(game_id, None, "bot")
+        await skald.commands.join(game_id, None, "bot")
     return game_id
 
 
@@ -52,7 +53,7 @@ async def test_a_whole_game_through_workers_matches_in_process_play(
     game_id = await seated(skald, msgspec.to_builtins(config))
 
     async def settle(command_id: str) -> Any:
-        return await skald.wait_outcome(game_id, command_id, WAIT_S)
+        return await skald.commands.wait_outcome(game_id, command_id, WAIT_S)
 
     await play_through_service(skald, game_id, bot_seeds, settle)
 
@@ -76,10 +77,10 @@ async def test_a_whole_fjords_game_through_workers_matches_in_process_play(
     workers.start(2)
     config = game.example_configs()[0]
     bot_seeds = list(range(21, 21 + config.players))
-    game_id = (await skald.create_game(game.name, msgspec.to_builtins(config))).game_id
+    game_id = (await skald.commands.create_game(game.name, msgspec.to_builtins(config))).game_id
 
     async def settle(command_id: str) -> Any:
-        return await skald.wait_outcome(game_id, command_id, WAIT_S)
+        return await skald.commands.wait_outcome(game_id, command_id, WAIT_S)
 
     await play_through_service(skald, game_id, bot_seeds, settle)
 
@@ -97,7 +98,7 @@ async def test_a_whole_fjords_game_through_workers_matches_in_process_play(
 async def test_two_clients_at_once_apply_one_at_a_time_in_inbox_order(
     core_settings: Settings, skald: Skald, workers: Workers
 ) -> None:
-    other_client = await Skald.connect(core_settings)  # a second API process
+    other_client = await bootstrap.connect(core_settings)  # a second API process
     game_id = await seated(skald, race_config(players=2, target=1000))
     workers.start(2)
 
@@ -105,12 +106,15 @@ async def test_two_clients_at_once_apply_one_at_a_time_in_inbox_order(
         ids = [f"s{seat}-{n}" for n in range(40)]
         for command_id in ids:
             steps = 1 + len(command_id) % 3
-            await client.submit(game_id, seat, command_id, {"type": "Move", "steps": steps}, "r")
+            await client.commands.submit(
+                game_id, seat, command_id, {"type": "Move", "steps": steps}, "r"
+            )
         return ids
 
     sent = await asyncio.gather(send(skald, 0), send(other_client, 1))
     outcomes = [
-        await skald.wait_outcome(game_id, command_id, WAIT_S) for command_id in sent[0] + sent[1]
+        await skald.commands.wait_outcome(game_id, command_id, WAIT_S)
+        for command_id in sent[0] + sent[1]
     ]
     await other_client.close()
 
@@ -135,7 +139,7 @@ async def test_two_clients_at_once_apply_one_at_a_time_in_inbox_order(
         expected.append((received.command_id, "applied", len(events)))
     actual: list[tuple[str, str, object]] = []
     for received in await skald.store.inbox(game_id, NO_INBOX_ID, 1000):
-        outcome = await skald.outcome(game_id, received.command_id)
+        outcome = await skald.commands.outcome(game_id, received.command_id)
         if outcome.status == "refused":
             actual.append((received.command_id, "refused", outcome.code))
         else:
@@ -150,16 +154,18 @@ async def test_the_same_command_id_sent_three_times_at_once_applies_once(
     skald: Skald, workers: Workers
 ) -> None:
     game_id = await seated(skald, race_config())
-    seat = (await skald.turn(game_id, None)).to_act[0]
+    seat = (await skald.reads.turn(game_id, None)).to_act[0]
     workers.start(1)
     command = {"type": "Move", "steps": 2}
 
     first_replies = await asyncio.gather(
-        *(skald.submit(game_id, seat, "same", command, f"r{n}") for n in range(3))
+        *(skald.commands.submit(game_id, seat, "same", command, f"r{n}") for n in range(3))
     )
-    decided = await asyncio.gather(*(skald.wait_outcome(game_id, "same", WAIT_S) for _ in range(3)))
+    decided = await asyncio.gather(
+        *(skald.commands.wait_outcome(game_id, "same", WAIT_S) for _ in range(3))
+    )
     later = await asyncio.gather(
-        *(skald.submit(game_id, seat, "same", command, "r") for _ in range(3))
+        *(skald.commands.submit(game_id, seat, "same", command, "r") for _ in range(3))
     )
 
     assert {r.status for r in first_replies} <= {"queued", "applied"}
@@ -171,20 +177,22 @@ async def test_the_same_command_id_sent_three_times_at_once_applies_once(
 
 async def test_bad_commands_change_nothing_in_the_stream(skald: Skald, workers: Workers) -> None:
     game_id = await seated(skald, race_config())
-    to_act = (await skald.turn(game_id, None)).to_act[0]
+    to_act = (await skald.reads.turn(game_id, None)).to_act[0]
     workers.start(1)
     before = await stream_size(skald, game_id)
 
     with pytest.raises(InvalidInput):
-        await skald.submit(game_id, to_act, "bad1", {"type": "Move", "steps": 1, "x": 1}, "r")
+        await skald.commands.submit(
+            game_id, to_act, "bad1", {"type": "Move", "steps": 1, "x": 1}, "r"
+        )
     with pytest.raises(InvalidInput):
-        await skald.submit(game_id, to_act, "bad2", {"type": "Move", "steps": "1"}, "r")
+        await skald.commands.submit(game_id, to_act, "bad2", {"type": "Move", "steps": "1"}, "r")
     with pytest.raises(NotFound):
-        await skald.submit("no-such-game", to_act, "bad3", {"type": "Boost"}, "r")
+        await skald.commands.submit("no-such-game", to_act, "bad3", {"type": "Boost"}, "r")
     with pytest.raises(Forbidden):
-        await skald.submit(game_id, 7, "bad4", {"type": "Boost"}, "r")
-    await skald.submit(game_id, 1 - to_act, "late", {"type": "Boost"}, "r")
-    refused = await skald.wait_outcome(game_id, "late", WAIT_S)
+        await skald.commands.submit(game_id, 7, "bad4", {"type": "Boost"}, "r")
+    await skald.commands.submit(game_id, 1 - to_act, "late", {"type": "Boost"}, "r")
+    refused = await skald.commands.wait_outcome(game_id, "late", WAIT_S)
 
     assert (refused.status, refused.code) == ("refused", "turn.not_yours")
     assert await stream_size(skald, game_id) == before
@@ -209,11 +217,11 @@ async def test_commands_stuck_without_a_runner_are_picked_up_by_the_sweeper(
     skald: Skald, workers: Workers
 ) -> None:
     game_id = await seated(skald, race_config())
-    seat = (await skald.turn(game_id, None)).to_act[0]
-    skald.scheduler = _Forgetful(skald.scheduler)
-    await skald.submit(game_id, seat, "stuck", {"type": "Move", "steps": 1}, "r")
+    seat = (await skald.reads.turn(game_id, None)).to_act[0]
+    skald.commands.scheduler = _Forgetful(skald.commands.scheduler)
+    await skald.commands.submit(game_id, seat, "stuck", {"type": "Move", "steps": 1}, "r")
 
     workers.start(1)
-    outcome = await skald.wait_outcome(game_id, "stuck", WAIT_S)
+    outcome = await skald.commands.wait_outcome(game_id, "stuck", WAIT_S)
 
     assert outcome.status == "applied"

@@ -17,9 +17,9 @@ import msgspec
 import pytest
 
 from domain.games import unregister
-from service.app import Skald
-from service.settings import Settings
-from service.store.records import NO_INBOX_ID
+from service.adapters.store.records import NO_INBOX_ID
+from service.facade.skald import Skald
+from service.shared.settings import Settings
 from tests.fakes.poison import NAME, POISONS, refusal_code, register
 from tests.fakes.race import race_config
 from tests.integration.conftest import Workers
@@ -45,20 +45,22 @@ def poison_settings(core_settings: Settings) -> Iterator[Settings]:
 async def play_moves(skald: Skald, game_id: str, phase: str, counts: Counter[str]) -> None:
     """`MOVES` legal moves, one after the other, each counted if applied within `WAIT_S`."""
     for n in range(MOVES):
-        seat = (await skald.turn(game_id, None)).to_act[0]
+        seat = (await skald.reads.turn(game_id, None)).to_act[0]
         command_id = f"{phase}-{n}"
-        await skald.submit(game_id, seat, command_id, {"type": "Move", "steps": 1}, "r")
-        outcome = await skald.wait_outcome(game_id, command_id, WAIT_S)
+        await skald.commands.submit(game_id, seat, command_id, {"type": "Move", "steps": 1}, "r")
+        outcome = await skald.commands.wait_outcome(game_id, command_id, WAIT_S)
         counts[f"{phase}_applied" if outcome.status == "applied" else f"{phase}_late"] += 1
 
 
 async def poison_then_move(skald: Skald, game_id: str, counts: Counter[str]) -> None:
     """Every poison, then a legal move, all sent by the seat to act without waiting."""
-    seat = (await skald.turn(game_id, None)).to_act[0]
+    seat = (await skald.reads.turn(game_id, None)).to_act[0]
     for steps in POISONS:
-        await skald.submit(game_id, seat, f"poison-{steps}", {"type": "Move", "steps": steps}, "r")
-    await skald.submit(game_id, seat, "after", {"type": "Move", "steps": 1}, "r")
-    outcome = await skald.wait_outcome(game_id, "after", WAIT_S)
+        await skald.commands.submit(
+            game_id, seat, f"poison-{steps}", {"type": "Move", "steps": steps}, "r"
+        )
+    await skald.commands.submit(game_id, seat, "after", {"type": "Move", "steps": 1}, "r")
+    outcome = await skald.commands.wait_outcome(game_id, "after", WAIT_S)
     counts["moves_after_poison_applied" if outcome.status == "applied" else "frozen"] += 1
 
 
@@ -69,11 +71,11 @@ async def test_poisoned_games_freeze_nothing_and_hold_no_capacity(
     workers.start(2)
     try:
         healthy = [
-            (await skald.create_game("race", race_config(2, 1000))).game_id
+            (await skald.commands.create_game("race", race_config(2, 1000))).game_id
             for _ in range(HEALTHY_GAMES)
         ]
         poisoned = [
-            (await skald.create_game(NAME, race_config(2, 1000))).game_id
+            (await skald.commands.create_game(NAME, race_config(2, 1000))).game_id
             for _ in range(POISONED_GAMES)
         ]
         counts: Counter[str] = Counter()
@@ -98,7 +100,7 @@ async def test_poisoned_games_freeze_nothing_and_hold_no_capacity(
     refusals: Counter[str] = Counter()
     for game_id in poisoned:
         for steps in POISONS:
-            outcome = await skald.outcome(game_id, f"poison-{steps}")
+            outcome = await skald.commands.outcome(game_id, f"poison-{steps}")
             assert (outcome.status, outcome.code) == ("refused", refusal_code(steps))
             refusals[outcome.code or ""] += 1
     # And no inbox holds a queued command, and no lease is left behind
@@ -108,7 +110,7 @@ async def test_poisoned_games_freeze_nothing_and_hold_no_capacity(
         assert not await store.lease_held(game_id)
         inbox = await store.inbox(game_id, NO_INBOX_ID, 1000)
         for received in inbox:
-            assert (await skald.outcome(game_id, received.command_id)).status != "queued"
+            assert (await skald.commands.outcome(game_id, received.command_id)).status != "queued"
     record_figures(
         "poison_commands",
         poisoned_games=POISONED_GAMES,

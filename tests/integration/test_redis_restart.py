@@ -14,9 +14,9 @@ import msgspec
 import pytest
 import redis
 
-from service.app import Skald
-from service.errors import Unavailable
-from service.settings import Settings
+from service import bootstrap
+from service.shared.errors import Unavailable
+from service.shared.settings import Settings
 from tests.fakes.race import race_config, register_race
 from tests.integration.conftest import PLUGINS, Workers
 
@@ -96,25 +96,27 @@ async def test_nothing_acknowledged_is_lost_and_everyone_recovers(own_redis: Own
     )  # fmt: skip
     workers = Workers(settings)
     workers.start(1)
-    skald = await Skald.connect(settings)
+    skald = await bootstrap.connect(settings)
     try:
-        game_id = (await skald.create_game("race", race_config(2, 1000))).game_id
-        seat = (await skald.turn(game_id, None)).to_act[0]
-        await skald.submit(game_id, seat, "before", {"type": "Move", "steps": 1}, "r")
-        applied = await skald.wait_outcome(game_id, "before", 20)
+        game_id = (await skald.commands.create_game("race", race_config(2, 1000))).game_id
+        seat = (await skald.reads.turn(game_id, None)).to_act[0]
+        await skald.commands.submit(game_id, seat, "before", {"type": "Move", "steps": 1}, "r")
+        applied = await skald.commands.wait_outcome(game_id, "before", 20)
 
         own_redis.kill()
         with pytest.raises(Unavailable) as raised:
-            await skald.submit(game_id, 1 - seat, "during", {"type": "Move", "steps": 1}, "r")
+            await skald.commands.submit(
+                game_id, 1 - seat, "during", {"type": "Move", "steps": 1}, "r"
+            )
         own_redis.start()
-        await skald.submit(game_id, 1 - seat, "after", {"type": "Move", "steps": 1}, "r")
-        after = await skald.wait_outcome(game_id, "after", 20)
+        await skald.commands.submit(game_id, 1 - seat, "after", {"type": "Move", "steps": 1}, "r")
+        after = await skald.commands.wait_outcome(game_id, "after", 20)
 
         assert applied.status == "applied"
         assert raised.value.status == 503 and raised.value.retry_after > 0
-        assert await skald.outcome(game_id, "before") == applied  # survived the kill
+        assert await skald.commands.outcome(game_id, "before") == applied  # survived the kill
         assert after.status == "applied"
-        assert msgspec.json.decode((await skald.view(game_id, None))[1])["version"] == 7
+        assert msgspec.json.decode((await skald.reads.view(game_id, None))[1])["version"] == 7
     finally:
         await skald.close()
         workers.stop()

@@ -21,9 +21,10 @@ from hypothesis import strategies as st
 from litestar.testing import TestClient
 
 from domain.games import unregister
+from service import bootstrap
 from service.api import create_app
-from service.app import Skald
-from service.settings import Settings
+from service.facade.skald import Skald
+from service.shared.settings import Settings
 from tests.fakes.race import race_config, register_race
 from tests.fakes.scheduler import RecordingScheduler
 
@@ -63,7 +64,7 @@ def table() -> Iterator[Table]:
     register_race()
     settings_ = Settings(redis_url="redis://fake/0", key_prefix="prop-api:", max_body_bytes=4096)
     redis = fakeredis.aioredis.FakeRedis(server=fakeredis.FakeServer())
-    skald = Skald(settings_, redis, RecordingScheduler())
+    skald = bootstrap.skald(settings_, redis, RecordingScheduler())
 
     async def connect(_: Settings) -> Skald:
         return skald

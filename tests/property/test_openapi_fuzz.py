@@ -22,12 +22,12 @@ import redis
 import schemathesis
 from hypothesis import HealthCheck, settings
 
+from service.adapters.embedded_redis import free_port
+from service.adapters.store.keys import GameKeys
 from service.api import create_litestar
 from service.api.openapi import openapi_json
 from service.cli.processes import ApiServer
-from service.embedded_redis import free_port
-from service.settings import Settings
-from service.store.keys import GameKeys
+from service.shared.settings import Settings
 from tests.fakes.race import race_config, register_race
 from tests.integration.reliability.figures import record_figures
 

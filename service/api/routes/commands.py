@@ -11,8 +11,8 @@ from litestar.openapi import ResponseSpec
 from litestar.params import FromPath, JSONBody, QueryParameter
 
 from contracts.api import CommandOutcome, SubmitCommand
-from service.app import Skald
-from service.logging import log_fields, request_id
+from service.facade.skald import Skald
+from service.shared.logging import log_fields, request_id
 
 from ..auth import required_seat
 from ..docs import SEAT_TOKEN, problems
@@ -83,11 +83,11 @@ async def submit_command(
     log_fields(request.scope)["command_id"] = data.command_id
     wait = bounded_wait(wait, skald.settings.max_wait_s)
     seat = await required_seat(skald, request, game_id)
-    outcome = await skald.submit(
+    outcome = await skald.commands.submit(
         game_id, seat, data.command_id, data.command, request_id(request.scope)
     )
     if outcome.status == "queued" and wait > 0:
-        outcome = await skald.wait_outcome(game_id, data.command_id, wait, seat=seat)
+        outcome = await skald.commands.wait_outcome(game_id, data.command_id, wait, seat=seat)
     api_metrics(request).commands.labels(outcome.status).inc()
     return outcome_response(request, game_id, outcome)
 
@@ -119,8 +119,8 @@ async def get_command_outcome(
     seat = await required_seat(skald, request, game_id)
     # Another seat's command is "not found": its existence is not the caller's business.
     if wait > 0:
-        outcome = await skald.wait_outcome(game_id, command_id, wait, seat=seat)
+        outcome = await skald.commands.wait_outcome(game_id, command_id, wait, seat=seat)
     else:
-        outcome = await skald.outcome(game_id, command_id, seat=seat)
+        outcome = await skald.commands.outcome(game_id, command_id, seat=seat)
     log_fields(request.scope)["outcome"] = outcome.status
     return reply(request, outcome)

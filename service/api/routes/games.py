@@ -9,9 +9,9 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, QueryParameter
 
 from contracts.api import CreateGameRequest, GameCreated, JoinRequest, Lobby, SeatJoined
-from service.app import Skald
-from service.errors import InvalidInput
-from service.logging import log_fields
+from service.facade.skald import Skald
+from service.shared.errors import InvalidInput
+from service.shared.logging import log_fields
 
 from ..docs import problems
 from ..limits import bounded_page
@@ -38,7 +38,7 @@ async def create_game(
     data: JSONBody[CreateGameRequest],
 ) -> Response[GameCreated]:
     """Create a game."""
-    created = await skald.create_game(data.game, data.config, data.seed_hex)
+    created = await skald.commands.create_game(data.game, data.config, data.seed_hex)
     log_fields(request.scope)["game_id"] = created.game_id
     return reply(request, created, 201)
 
@@ -60,7 +60,7 @@ async def join_game(
     data: JSONBody[JoinRequest],
 ) -> Response[SeatJoined]:
     """Take a seat and receive its token."""
-    joined = await skald.join(game_id, data.seat, data.name)
+    joined = await skald.commands.join(game_id, data.seat, data.name)
     log_fields(request.scope)["seat"] = joined.seat
     return reply(request, joined, 201, NO_STORE)
 
@@ -88,5 +88,5 @@ async def list_open_games(
             "lobby.open_only", "only open games can be listed: use open=true", status=400
         )
     bounded_page(limit, skald.settings.max_lobby_page)
-    games = await skald.open_games(game, limit)
+    games = await skald.reads.open_games(game, limit)
     return reply(request, Lobby(games=games))

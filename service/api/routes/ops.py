@@ -10,9 +10,9 @@ from litestar.openapi import ResponseSpec
 from redis.exceptions import RedisError
 
 from contracts.api import Health
-from service.errors import ServiceError
+from service.facade.holder import FacadeHolder
+from service.shared.errors import ServiceError
 
-from ..facade import FacadeHolder
 from ..metrics import api_metrics
 from ..negotiation import JSON, OFFERS_KEY
 from ..openapi import openapi_json

@@ -9,7 +9,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, QueryParameter
 
 from contracts.api import EventPage, Turn, ViewEnvelope
-from service.app import Skald
+from service.facade.skald import Skald
 
 from ..auth import optional_seat, seat_for_view
 from ..docs import OPTIONAL_SEAT_TOKEN, problems
@@ -57,7 +57,7 @@ async def get_view(
 ) -> Response[ViewEnvelope]:
     """The caller's view, pre-encoded by the workers."""
     viewer = await seat_for_view(skald, request, game_id, seat)
-    version, body = await skald.view(
+    version, body = await skald.reads.view(
         game_id, viewer, "msgpack" if wants_msgpack(request) else "json"
     )
     headers = {
@@ -93,7 +93,7 @@ async def list_events(
     """Events the caller may see, after a version."""
     bounded_page(limit, skald.settings.max_events_page)
     seat = await optional_seat(skald, request, game_id)
-    page = await skald.events_after(game_id, after, seat, limit)
+    page = await skald.reads.events_after(game_id, after, seat, limit)
     return reply(request, page)
 
 
@@ -114,4 +114,4 @@ async def get_turn(
 ) -> Response[Turn]:
     """Where the game stands for the caller."""
     seat = await optional_seat(skald, request, game_id)
-    return reply(request, await skald.turn(game_id, seat))
+    return reply(request, await skald.reads.turn(game_id, seat))

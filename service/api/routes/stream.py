@@ -18,8 +18,8 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from service.app import Skald
-from service.notify import Update
+from service.adapters.notifications import Update
+from service.facade.skald import Skald
 
 from ..auth import seat_for_view
 from ..docs import OPTIONAL_SEAT_TOKEN, problems
@@ -63,7 +63,7 @@ async def view_messages(
             if carried is not None:
                 version, body = update.version, carried
             else:
-                version, body = await skald.view(game_id, seat)
+                version, body = await skald.reads.view(game_id, seat)
             if version > sent:
                 sent = version
                 yield ServerSentEventMessage(data=body.decode(), event="view", id=str(version))
@@ -93,7 +93,7 @@ async def stream_views(
 ) -> ServerSentEvent:
     """Open a stream of the caller's view."""
     seat = await seat_for_view(skald, request, game_id, None)
-    updates = skald.updates(game_id)
+    updates = skald.reads.updates(game_id)
     # Take the first version before answering: an unknown game, too many streams or Redis
     # down are then a problem response, not a stream that dies at once.
     first = await anext(updates)

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 import pytest
 import redis
 
+from service.adapters.embedded_redis import free_port
 from service.cli.client import SkaldClient
 from service.cli.processes import WORKER_MODULE, ApiServer, settings_env, spawn, stop_process
-from service.embedded_redis import free_port
-from service.settings import Settings
+from service.shared.settings import Settings
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 PLUGINS = "tests.fakes.race"

@@ -9,9 +9,9 @@ from typing import Any
 import httpx
 import redis
 
+from service.adapters.store.keys import GameKeys
 from service.cli.processes import settings_env
-from service.settings import Settings
-from service.store.keys import GameKeys
+from service.shared.settings import Settings
 
 
 def seated_race(http: httpx.Client, moves: int = 2) -> tuple[str, list[str]]:

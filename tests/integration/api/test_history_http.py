@@ -8,7 +8,7 @@ import pytest
 
 from domain.engine import fold
 from domain.games import get_game
-from service.cli.demo import play
+from service.cli.demo_command import play
 
 from .conftest import LiveService
 from .test_whole_game import SEED, as_json, play_in_process

@@ -24,11 +24,11 @@ import httpx
 import pytest
 import redis
 
-from service.api.app import litestar_of
+from service.adapters.embedded_redis import EmbeddedRedis, free_port
+from service.api.asgi import litestar_of
 from service.api.history_gate import HISTORY_GATE_STATE_KEY, HistoryGate
 from service.cli.processes import WORKER_MODULE, ApiServer, settings_env, spawn, stop_process
-from service.embedded_redis import EmbeddedRedis, free_port
-from service.settings import Settings
+from service.shared.settings import Settings
 from tests.fakes.race import race_config
 from tests.integration.reliability.figures import record_figures
 

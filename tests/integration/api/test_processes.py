@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import redis
 
+from service.adapters.embedded_redis import EmbeddedRedis, EmbeddedRedisError, running_url
 from service.cli.processes import WorkerPool
-from service.embedded_redis import EmbeddedRedis, EmbeddedRedisError, running_url
-from service.settings import Settings
+from service.shared.settings import Settings
 
 from .conftest import REDIS_URL
 

@@ -12,7 +12,7 @@ from domain.chance import Chance
 from domain.engine import decide, fold
 from domain.games import get_game
 from service.cli.client import SkaldClient
-from service.cli.demo import bot_seed, play
+from service.cli.demo_command import bot_seed, play
 
 from .conftest import LiveService
 

@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis
 
-from service.settings import Settings
-from service.store.redis_events import RedisEventStore
+from service.adapters.store.redis_store import RedisEventStore
+from service.shared.settings import Settings
 from tests.fakes.race import RaceGame
 
 

@@ -7,9 +7,9 @@ import pytest
 
 from contracts.history import GameVerification
 from domain.games import get_game
-from service.pipeline.codec import codec_for
-from service.settings import Settings
-from service.store.redis_events import RedisEventStore
+from service.adapters.store.redis_store import RedisEventStore
+from service.core.codec import codec_for
+from service.shared.settings import Settings
 from tests.fakes.race import RaceConfig
 from tests.integration.history.test_cli import skald
 from tests.unit.history.playthrough import play_through_store, seed_of

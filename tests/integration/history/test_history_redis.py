@@ -8,8 +8,10 @@ import pytest
 
 from contracts.base import GameConfig
 from domain.games import game_names, get_game
-from service.history.service import HistoryService
-from service.store.redis_events import RedisEventStore
+from service import bootstrap
+from service.adapters.store.redis_store import RedisEventStore
+from service.facade.history_side import HistoryService
+from service.shared.settings import Settings
 from tests.fakes.race import RaceConfig
 from tests.unit.history.playthrough import play_through_store, seed_of
 from tests.unit.history.tamper import edit_events, stored_event, versions_of
@@ -26,7 +28,7 @@ def cases() -> list[Any]:
 
 
 def service_on(store: RedisEventStore) -> HistoryService:
-    return HistoryService.on_redis(store.redis, store.prefix, store)
+    return bootstrap.history(store.redis, Settings(key_prefix=store.prefix), store)
 
 
 @pytest.mark.parametrize(("name", "config"), cases())

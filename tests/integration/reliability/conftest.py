@@ -15,9 +15,9 @@ from typing import Any
 import httpx
 import pytest
 
+from service.adapters.embedded_redis import free_port
 from service.cli.processes import ApiServer
-from service.embedded_redis import free_port
-from service.settings import Settings
+from service.shared.settings import Settings
 from tests.fakes.race import race_config
 from tests.integration.conftest import PLUGINS, Workers
 from tests.integration.test_redis_restart import OwnRedis

@@ -8,7 +8,7 @@ import time
 import pytest
 import redis
 
-from service.store.keys import GameKeys
+from service.adapters.store.keys import GameKeys
 
 from .conftest import Stack, wait_until
 from .figures import record_figures

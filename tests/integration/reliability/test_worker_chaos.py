@@ -23,10 +23,9 @@ import pytest
 
 from contracts.api import CommandOutcome
 from domain.games import unregister
-from service.app import Skald
-from service.history.service import HistoryService
-from service.settings import Settings
-from service.store.records import NO_INBOX_ID
+from service.adapters.store.records import NO_INBOX_ID
+from service.facade.skald import Skald
+from service.shared.settings import Settings
 from tests.fakes.players import ClientBot
 from tests.fakes.poison import NAME as POISONED
 from tests.fakes.poison import POISONS, refusal_code, register
@@ -56,12 +55,12 @@ async def play(
     rng = random.Random(seed)
     bots = {seat: ClientBot(seed + seat) for seat in range(2)}
     sent = 0
-    while not (public := await skald.turn(game_id, None)).finished:
+    while not (public := await skald.reads.turn(game_id, None)).finished:
         seat = public.to_act[0]
         if rng.random() < 0.3:
             # A stray: the other seat moves out of turn and never asks what became of it.
             stray = {"type": "Move", "steps": 1}
-            await skald.submit(game_id, 1 - seat, f"{game_id}-stray-{sent}", stray, "r")
+            await skald.commands.submit(game_id, 1 - seat, f"{game_id}-stray-{sent}", stray, "r")
             counts["fire_and_forget"] += 1
         if rng.random() < POISON_RATE:
             steps = rng.choice(POISONS)
@@ -70,7 +69,7 @@ async def play(
             refused = await submit_until_decided(skald, game_id, seat, poison_id, poison, counts)
             assert (refused.status, refused.code) == ("refused", refusal_code(steps)), refused
             counts["poisons_refused"] += 1
-        options = (await skald.turn(game_id, seat)).legal_commands
+        options = (await skald.reads.turn(game_id, seat)).legal_commands
         command_id = f"{game_id}-{sent}"
         command = bots[seat].choose(options)
         outcome = await submit_until_decided(skald, game_id, seat, command_id, command, counts)
@@ -90,8 +89,8 @@ async def submit_until_decided(
 ) -> CommandOutcome:
     """Send a command until its outcome comes (the same id: the one outcome comes back)."""
     while True:
-        await skald.submit(game_id, seat, command_id, command, "r")
-        outcome = await skald.wait_outcome(game_id, command_id, WAIT_S)
+        await skald.commands.submit(game_id, seat, command_id, command, "r")
+        outcome = await skald.commands.wait_outcome(game_id, command_id, WAIT_S)
         if outcome.status != "queued":
             return outcome
         counts["retried_after_timeout"] += 1
@@ -119,7 +118,8 @@ async def test_workers_killed_at_random_lose_nothing_and_apply_nothing_twice(
     # Given games played by clients while workers are killed at random
     workers.start(3)
     game_ids = [
-        (await skald.create_game(POISONED, race_config(2, target))).game_id for _ in range(games)
+        (await skald.commands.create_game(POISONED, race_config(2, target))).game_id
+        for _ in range(games)
     ]
     counts: Counter[str] = Counter()
     decided: asyncio.Queue[str] = asyncio.Queue()
@@ -129,7 +129,7 @@ async def test_workers_killed_at_random_lose_nothing_and_apply_nothing_twice(
     )
     killer.cancel()
 
-    history = HistoryService.on_redis(skald.redis, skald.settings.key_prefix)
+    history = skald.history
     for game_id in game_ids:
         # Then every command that reached the inbox applied at most once, in one span
         stored = await skald.store.read(game_id)
@@ -140,7 +140,7 @@ async def test_workers_killed_at_random_lose_nothing_and_apply_nothing_twice(
         head = await skald.store.head(game_id)
         assert head is not None and head.cursor == inbox[-1].inbox_id
         for received in inbox:
-            outcome = await skald.outcome(game_id, received.command_id)
+            outcome = await skald.commands.outcome(game_id, received.command_id)
             if outcome.status == "applied":
                 span = (outcome.last_version or 0) - (outcome.first_version or 0) + 1
                 assert events_of[received.command_id] == span

@@ -15,13 +15,11 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from domain.games import unregister
+from service import bootstrap
 from service.api import create_app
-from service.app import Skald
-from service.notify import Publisher
-from service.pipeline.drain import Drainer
-from service.pipeline.runner import DrainRunner
-from service.pipeline.session import SessionCache
-from service.settings import Settings
+from service.core.pipeline.runner import DrainRunner
+from service.facade.skald import Skald
+from service.shared.settings import Settings
 from tests.fakes.race import race_config, register_race
 from tests.fakes.scheduler import RecordingScheduler
 
@@ -87,17 +85,8 @@ async def api(settings: Settings) -> AsyncIterator[Api]:
     register_race()
     redis = fakeredis.aioredis.FakeRedis(server=fakeredis.FakeServer())
     scheduler = RecordingScheduler()
-    skald = Skald(settings, redis, scheduler)
-    drainer = Drainer(
-        skald.store,
-        skald.views,
-        skald.lobby,
-        Publisher(redis, PREFIX),
-        SessionCache(16),
-        batch_size=settings.batch_size,
-        lease_ttl_ms=int(settings.lease_ttl_s * 1000),
-    )
-    runner = DrainRunner.configured(settings, skald.store, drainer, scheduler)
+    skald = bootstrap.skald(settings, redis, scheduler)
+    runner = bootstrap.drain_runner(settings, redis, skald.store, scheduler)
 
     async def connect(_: Settings) -> Skald:
         return skald

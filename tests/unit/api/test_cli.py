@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from service.cli import build_parser, main
-from service.cli.demo import demo_config
+from service.cli.demo_command import demo_config
 
 
 def test_worker_without_any_redis_explains_what_to_do(

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from service.api.app import litestar_of
+from service.api.asgi import litestar_of
 from service.api.history_gate import HISTORY_GATE_STATE_KEY, HistoryGate
 from tests.fakes.race import race_config
 

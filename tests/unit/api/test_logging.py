@@ -13,7 +13,7 @@ from litestar import Litestar, Request, get
 from litestar.params import FromPath
 from litestar.testing import TestClient
 
-from service.logging import (
+from service.shared.logging import (
     RequestLogMiddleware,
     accepted_request_id,
     log_fields,

@@ -11,7 +11,7 @@ from openapi_spec_validator import validate
 from service.api import create_litestar
 from service.api.openapi import openapi_document
 from service.cli import main
-from service.settings import Settings
+from service.shared.settings import Settings
 
 from .conftest import Api
 

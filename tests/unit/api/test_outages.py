@@ -11,9 +11,10 @@ from litestar.testing import AsyncTestClient
 from redis.asyncio.client import PubSub
 
 from domain.games import unregister
+from service import bootstrap
 from service.api import create_app
-from service.app import Skald
-from service.settings import Settings
+from service.facade.skald import Skald
+from service.shared.settings import Settings
 from tests.fakes.race import race_config, register_race
 from tests.fakes.scheduler import RecordingScheduler
 
@@ -61,7 +62,7 @@ async def test_waits_survive_a_broken_pubsub(
     settings = Settings(redis_url="redis://fake/0", key_prefix="outage:", max_wait_s=1.0)
     redis = OutageRedis(server=fakeredis.FakeServer())
     redis.pubsub_class = pubsub
-    skald = Skald(settings, redis, RecordingScheduler())
+    skald = bootstrap.skald(settings, redis, RecordingScheduler())
 
     async def connect(_: Settings) -> Skald:
         return skald

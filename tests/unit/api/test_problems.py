@@ -7,10 +7,11 @@ from typing import Any
 import pytest
 from litestar.testing import AsyncTestClient
 
+from service.adapters.embedded_redis import free_port
 from service.api import create_app
-from service.app import Skald
-from service.embedded_redis import free_port
-from service.settings import Settings
+from service.facade.read_side import ReadSide
+from service.facade.skald import Skald
+from service.shared.settings import Settings
 
 from .conftest import Api, stream_version
 
@@ -111,14 +112,22 @@ async def test_redis_down_is_a_503_with_retry_after() -> None:
     assert alive.status_code == 200
 
 
-class BrokenFacade(Skald):
-    """A facade whose lobby fails in a way nobody planned for."""
+class BrokenReads(ReadSide):
+    """A read side whose lobby fails in a way nobody planned for."""
 
     def __init__(self) -> None:
         """No connections: nothing here reaches Redis."""
 
     async def open_games(self, game: str | None, limit: int) -> list[Any]:
         raise RuntimeError("secret internals")
+
+
+class BrokenFacade(Skald):
+    """A facade whose lobby fails in a way nobody planned for."""
+
+    def __init__(self) -> None:
+        """No connections: nothing here reaches Redis."""
+        self.reads = BrokenReads()
 
     async def close(self) -> None:
         """Nothing to close."""

@@ -8,8 +8,8 @@ from typing import Any, cast
 
 import pytest
 
+from service.adapters.notifications import Update
 from service.api.routes import stream
-from service.notify import Update
 
 pytestmark = pytest.mark.anyio
 

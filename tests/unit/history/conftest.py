@@ -5,9 +5,9 @@ from __future__ import annotations
 import fakeredis
 import pytest
 
-from service.store.memory import InMemoryEventStore
-from service.store.protocol import EventStore
-from service.store.redis_events import RedisEventStore
+from service.adapters.store.memory import InMemoryEventStore
+from service.adapters.store.ports import EventStore
+from service.adapters.store.redis_store import RedisEventStore
 from tests.fakes.race import RaceGame
 
 PREFIX = "hist:"

@@ -22,15 +22,15 @@ from contracts.base import Command, GameConfig
 from domain.bots import RandomBot
 from domain.chance import Chance, draw_below
 from domain.engine import Game, decide
-from service.pipeline.codec import codec_for
-from service.pipeline.create import open_game
-from service.pipeline.drain import Drainer
-from service.pipeline.session import SessionCache
-from service.projections import encode_views
-from service.store.protocol import EventStore
-from service.store.records import ReceivedCommand
-from service.store.redis_events import RedisEventStore
-from service.store.side import Seats
+from service.adapters.store.ports import EventStore
+from service.adapters.store.records import ReceivedCommand
+from service.adapters.store.redis_store import RedisEventStore
+from service.adapters.store.side import Seats
+from service.core.codec import codec_for
+from service.core.pipeline.create import open_game
+from service.core.pipeline.drain import Drainer
+from service.core.pipeline.session import SessionCache
+from service.core.projections import encode_views
 
 CREATED_AT = "2024-05-01T12:00:00+00:00"
 

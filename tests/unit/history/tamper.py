@@ -8,8 +8,8 @@ from typing import Any
 import msgspec
 from redis.asyncio import Redis
 
-from service.pipeline.chain import genesis, link
-from service.store.keys import GameKeys
+from service.adapters.store.keys import GameKeys
+from service.core.pipeline.chain import genesis, link
 
 Edit = Callable[[dict[str, Any]], dict[str, Any]]
 

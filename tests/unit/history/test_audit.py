@@ -11,13 +11,13 @@ from domain.chance import Chance
 from domain.engine import decide
 from domain.errors import IllegalCommand
 from domain.games import get_game
-from service.history.disclosure import OPERATOR, SPECTATOR
-from service.history.errors import CommandNotFound, VersionNotFound
-from service.history.replay import received_at
-from service.history.service import HistoryService
-from service.store.protocol import EventStore
-from service.store.records import ReceivedCommand
-from service.store.redis_events import RedisEventStore
+from service.adapters.store.ports import EventStore
+from service.adapters.store.records import ReceivedCommand
+from service.adapters.store.redis_store import RedisEventStore
+from service.facade.history_side import HistoryService
+from service.read.history.disclosure import OPERATOR, SPECTATOR
+from service.read.history.history_errors import CommandNotFound, VersionNotFound
+from service.read.history.replay import received_at
 from tests.fakes.race import RaceConfig
 from tests.unit.history.conftest import PREFIX
 from tests.unit.history.playthrough import PlayedGame, StoreDriver, play_through_store, seed_of

@@ -5,14 +5,16 @@ from __future__ import annotations
 import pytest
 
 from domain.games import get_game
-from service.errors import GameDamaged, GameQuarantined
-from service.history.service import HistoryService
-from service.history.verify import is_quarantined
-from service.pipeline.codec import codec_for
-from service.store.protocol import GameMissing
-from service.store.records import ReceivedCommand
-from service.store.redis_events import RedisEventStore
-from service.store.side import Seats, view_field
+from service import bootstrap
+from service.adapters.store.ports import GameMissing
+from service.adapters.store.records import ReceivedCommand
+from service.adapters.store.redis_store import RedisEventStore
+from service.adapters.store.side import Seats, view_field
+from service.core.codec import codec_for
+from service.facade.history_side import HistoryService
+from service.read.history.verify import is_quarantined
+from service.shared.errors import GameDamaged, GameQuarantined
+from service.shared.settings import Settings
 from tests.fakes.race import RaceConfig
 from tests.unit.history.conftest import PREFIX
 from tests.unit.history.playthrough import play_through_store, seed_of
@@ -29,7 +31,7 @@ async def race(store: RedisEventStore, game_id: str, stop_after: int | None = No
 
 
 def service_of(store: RedisEventStore) -> HistoryService:
-    return HistoryService.on_redis(store.redis, PREFIX, store)
+    return bootstrap.history(store.redis, Settings(key_prefix=PREFIX), store)
 
 
 def move() -> bytes:

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from domain.games import get_game
-from service.history.service import HistoryService
-from service.store.protocol import EventStore
-from service.store.redis_events import RedisEventStore
+from service.adapters.store.ports import EventStore
+from service.adapters.store.redis_store import RedisEventStore
+from service.facade.history_side import HistoryService
 from tests.fakes.race import RaceConfig
 from tests.unit.history.conftest import PREFIX
 from tests.unit.history.playthrough import PlayedGame, play_through_store, seed_of

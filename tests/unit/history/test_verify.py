@@ -9,13 +9,15 @@ import pytest
 
 from contracts.history import GameVerification
 from domain.games import get_game
-from service.errors import GameDamaged
-from service.history.catalogue import stored_game_ids
-from service.history.service import HistoryService
-from service.pipeline.codec import codec_for
-from service.store.records import ReceivedCommand
-from service.store.redis_events import RedisEventStore
-from service.store.side import Seats, view_field
+from service import bootstrap
+from service.adapters.store.records import ReceivedCommand
+from service.adapters.store.redis_store import RedisEventStore
+from service.adapters.store.side import Seats, view_field
+from service.core.codec import codec_for
+from service.facade.history_side import HistoryService
+from service.read.history.catalogue import stored_game_ids
+from service.shared.errors import GameDamaged
+from service.shared.settings import Settings
 from tests.fakes.race import RaceConfig
 from tests.unit.history.conftest import PREFIX
 from tests.unit.history.playthrough import play_through_store, seed_of
@@ -66,7 +68,7 @@ async def race(store: RedisEventStore, game_id: str, stop_after: int | None = No
 
 
 def history_service(store: RedisEventStore) -> HistoryService:
-    return HistoryService.on_redis(store.redis, PREFIX, store)
+    return bootstrap.history(store.redis, Settings(key_prefix=PREFIX), store)
 
 
 async def test_untouched_games_pass_every_check(redis_store: RedisEventStore) -> None:

@@ -23,10 +23,10 @@ from contracts.base import GameConfig
 from domain.chance import Chance
 from domain.engine import Game, fold
 from domain.games import game_names, get_game
+from service.adapters.notifications import Update
+from service.adapters.store.side import view_field
 from service.api.routes.stream import view_messages
-from service.notify import Update
-from service.pipeline.codec import codec_for
-from service.store.side import view_field
+from service.core.codec import codec_for
 from tests.fakes.players import ClientBot, stream_events
 from tests.unit.api.conftest import Api, bearer
 

@@ -11,7 +11,7 @@ import io
 
 import pytest
 
-from service.app import Skald
+from service.facade.skald import Skald
 from tests.unit.api.conftest import Api, bearer
 
 pytestmark = pytest.mark.anyio

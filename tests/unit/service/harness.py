@@ -6,13 +6,11 @@ from dataclasses import dataclass
 
 import fakeredis
 
-from service.app import Skald
-from service.notify import Publisher
-from service.pipeline.drain import Drainer
-from service.pipeline.runner import DrainRunner
-from service.pipeline.session import SessionCache
-from service.settings import Settings
-from service.store.side import Lobby, Views
+from service import bootstrap
+from service.core.pipeline.drain import Drainer
+from service.core.pipeline.runner import DrainRunner
+from service.facade.skald import Skald
+from service.shared.settings import Settings
 from tests.fakes.scheduler import RecordingScheduler
 
 
@@ -36,15 +34,6 @@ def make_harness(redis: fakeredis.aioredis.FakeRedis, **settings: object) -> Har
     overrides = {"runner_idle_s": 0.0, **settings}
     config = Settings.from_env({}, redis_url="redis://fake", key_prefix="t:", **overrides)
     scheduler = RecordingScheduler()
-    skald = Skald(config, redis, scheduler)
-    drainer = Drainer(
-        skald.store,
-        Views(redis, config.key_prefix, skald.store.scripts),
-        Lobby(redis, config.key_prefix),
-        Publisher(redis, config.key_prefix),
-        SessionCache(16),
-        config.batch_size,
-        int(config.lease_ttl_s * 1000),
-    )
-    runner = DrainRunner.configured(config, skald.store, drainer, scheduler)
-    return Harness(skald, scheduler, drainer, runner)
+    skald = bootstrap.skald(config, redis, scheduler)
+    runner = bootstrap.drain_runner(config, redis, skald.store, scheduler)
+    return Harness(skald, scheduler, runner.drainer, runner)

@@ -8,10 +8,10 @@ import msgspec
 
 from domain.chance import Chance
 from domain.engine import fold
-from service.pipeline.codec import codec_for
-from service.pipeline.create import OpenedGame, open_game
-from service.store.protocol import EventStore
-from service.store.records import ReceivedCommand
+from service.adapters.store.ports import EventStore
+from service.adapters.store.records import ReceivedCommand
+from service.core.codec import codec_for
+from service.core.pipeline.create import OpenedGame, open_game
 from tests.fakes.race import RACE, RaceConfig
 
 SEED = bytes(range(32))

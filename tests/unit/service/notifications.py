@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from redis.asyncio import Redis
 
-from service.store.keys import GameKeys
+from service.adapters.store.keys import GameKeys
 
 # How long a Redis listener waits for one more message before it calls the list complete.
 _QUIET_S = 0.2

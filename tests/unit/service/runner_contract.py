@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 
-from service.store.protocol import EventStore
-from service.store.records import Committed, RunnerLimits, TurnRequest
+from service.adapters.store.ports import EventStore
+from service.adapters.store.records import Committed, RunnerLimits, TurnRequest
 from tests.unit.service.store_contract import (
     GAME,
     LEASE_MS,

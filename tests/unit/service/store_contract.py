@@ -11,8 +11,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from service.pipeline.chain import genesis, link
-from service.store.protocol import (
+from service.adapters.store.ports import (
     AlreadyDecided,
     CommitFailed,
     EventStore,
@@ -21,7 +20,7 @@ from service.store.protocol import (
     LeaseLost,
     VersionConflict,
 )
-from service.store.records import (
+from service.adapters.store.records import (
     NO_INBOX_ID,
     Accepted,
     Batch,
@@ -35,6 +34,7 @@ from service.store.records import (
     Throttled,
     TurnRequest,
 )
+from service.core.pipeline.chain import genesis, link
 from tests.unit.service.notifications import Notifications
 
 GAME = "g1"

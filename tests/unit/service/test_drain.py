@@ -10,10 +10,10 @@ import pytest
 from domain.bots import RandomBot
 from domain.chance import Chance
 from domain.engine import decide, fold
-from service.pipeline.drain import Drainer, NextTake
-from service.pipeline.session import SessionCache, load_session
-from service.store.memory import InMemoryEventStore
-from service.store.records import NO_INBOX_ID, Batch, Head
+from service.adapters.store.memory import InMemoryEventStore
+from service.adapters.store.records import NO_INBOX_ID, Batch, Head
+from service.core.pipeline.drain import Drainer, NextTake
+from service.core.pipeline.session import SessionCache, load_session
 from tests.fakes.race import RaceGame
 from tests.unit.service.helpers import SEED, queue, race_state, stored_race
 

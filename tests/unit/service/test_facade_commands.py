@@ -10,8 +10,8 @@ from typing import Any
 import fakeredis
 import pytest
 
-from service.errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited
-from service.store.records import NO_INBOX_ID
+from service.adapters.store.records import NO_INBOX_ID
+from service.shared.errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness
 
@@ -29,7 +29,9 @@ class Table:
         return 1 - self.to_act
 
     async def submit(self, seat: int, command_id: str, command: dict[str, Any]) -> Any:
-        return await self.harness.skald.submit(self.game_id, seat, command_id, command, "req")
+        return await self.harness.skald.commands.submit(
+            self.game_id, seat, command_id, command, "req"
+        )
 
     async def stream(self) -> tuple[int, int]:
         """(events stored, commands in the inbox): what must not change on bad input."""
@@ -39,8 +41,8 @@ class Table:
 
 
 async def new_table(harness: Harness) -> Table:
-    game_id = (await harness.skald.create_game("race", race_config())).game_id
-    turn = await harness.skald.turn(game_id, None)
+    game_id = (await harness.skald.commands.create_game("race", race_config())).game_id
+    turn = await harness.skald.reads.turn(game_id, None)
     return Table(harness, game_id, turn.to_act[0])
 
 
@@ -54,7 +56,7 @@ async def table(race: RaceGame, fake_redis: fakeredis.aioredis.FakeRedis) -> Asy
 async def test_a_command_is_queued_then_applied_by_a_drain(table: Table) -> None:
     queued = await table.submit(table.to_act, "c1", {"type": "Move", "steps": 2})
     ran = await table.harness.run_jobs()
-    applied = await table.harness.skald.outcome(table.game_id, "c1")
+    applied = await table.harness.skald.commands.outcome(table.game_id, "c1")
 
     assert (queued.status, queued.seat) == ("queued", table.to_act)
     assert ran == 1
@@ -104,7 +106,7 @@ async def test_commands_for_unknown_games_or_seats_change_nothing(table: Table) 
     before = await table.stream()
 
     with pytest.raises(NotFound):
-        await table.harness.skald.submit("nope", 0, "c1", {"type": "Boost"}, "r")
+        await table.harness.skald.commands.submit("nope", 0, "c1", {"type": "Boost"}, "r")
     with pytest.raises(Forbidden):
         await table.submit(2, "c1", {"type": "Boost"})
     with pytest.raises(InvalidInput):
@@ -120,7 +122,7 @@ async def test_out_of_turn_is_refused_by_the_rules_and_the_stream_is_unchanged(
 
     await table.submit(table.other, "c1", {"type": "Move", "steps": 1})
     await table.harness.run_jobs()
-    refused = await table.harness.skald.outcome(table.game_id, "c1")
+    refused = await table.harness.skald.commands.outcome(table.game_id, "c1")
 
     assert (refused.status, refused.code, refused.details) == (
         "refused",
@@ -164,7 +166,9 @@ async def test_a_seat_over_its_rate_is_told_when_to_retry(table: Table) -> None:
 
 async def test_waiting_returns_the_outcome_as_soon_as_a_worker_decides(table: Table) -> None:
     await table.submit(table.to_act, "c1", {"type": "Move", "steps": 3})
-    waiter = asyncio.create_task(table.harness.skald.wait_outcome(table.game_id, "c1", 2.0))
+    waiter = asyncio.create_task(
+        table.harness.skald.commands.wait_outcome(table.game_id, "c1", 2.0)
+    )
     while table.harness.skald.notifier.listeners(table.game_id) == 0:
         await asyncio.sleep(0)  # let the waiter subscribe
 
@@ -177,7 +181,7 @@ async def test_waiting_returns_the_outcome_as_soon_as_a_worker_decides(table: Ta
 async def test_waiting_gives_up_with_queued_after_the_bound(table: Table) -> None:
     await table.submit(table.to_act, "c1", {"type": "Move", "steps": 3})
 
-    outcome = await table.harness.skald.wait_outcome(table.game_id, "c1", 0.05)
+    outcome = await table.harness.skald.commands.wait_outcome(table.game_id, "c1", 0.05)
 
     assert outcome.status == "queued"
     assert table.harness.skald.notifier.listeners(table.game_id) == 0
@@ -187,8 +191,8 @@ async def test_outcomes_of_unknown_commands_or_other_seats_are_not_found(table: 
     await table.submit(table.to_act, "c1", {"type": "Boost"})
 
     with pytest.raises(NotFound):
-        await table.harness.skald.outcome(table.game_id, "c2")
+        await table.harness.skald.commands.outcome(table.game_id, "c2")
     with pytest.raises(NotFound):
-        await table.harness.skald.outcome(table.game_id, "c1", seat=table.other)
+        await table.harness.skald.commands.outcome(table.game_id, "c1", seat=table.other)
     with pytest.raises(NotFound):
-        await table.harness.skald.wait_outcome(table.game_id, "c2", 0.01)
+        await table.harness.skald.commands.wait_outcome(table.game_id, "c2", 0.01)

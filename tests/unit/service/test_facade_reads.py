@@ -13,8 +13,8 @@ import pytest
 from contracts.api import ViewEnvelope
 from contracts.base import Event
 from domain.chance import commitment
-from service.errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited
-from service.pipeline.chain import genesis, link
+from service.core.pipeline.chain import genesis, link
+from service.shared.errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited
 from tests.fakes.race import RACE, RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness
 
@@ -31,15 +31,17 @@ async def harness(
 
 
 async def new_game(harness: Harness, target: int = 12) -> str:
-    return (await harness.skald.create_game("race", race_config(target=target))).game_id
+    return (await harness.skald.commands.create_game("race", race_config(target=target))).game_id
 
 
 async def play_to_the_end(harness: Harness, game_id: str) -> int:
     """Move 3 steps on every turn until the race is over; the number of commands sent."""
     sent = 0
-    while not (turn := await harness.skald.turn(game_id, None)).finished:
+    while not (turn := await harness.skald.reads.turn(game_id, None)).finished:
         seat = turn.to_act[0]
-        await harness.skald.submit(game_id, seat, f"c{sent}", {"type": "Move", "steps": 3}, "r")
+        await harness.skald.commands.submit(
+            game_id, seat, f"c{sent}", {"type": "Move", "steps": 3}, "r"
+        )
         await harness.run_jobs()
         sent += 1
     return sent
@@ -53,7 +55,9 @@ async def test_each_seat_sees_its_own_boost_and_the_public_sees_none(harness: Ha
     game_id = await new_game(harness)
 
     views = {
-        seat: msgspec.json.decode((await harness.skald.view(game_id, seat))[1], type=ViewEnvelope)
+        seat: msgspec.json.decode(
+            (await harness.skald.reads.view(game_id, seat))[1], type=ViewEnvelope
+        )
         for seat in (None, 0, 1)
     }
 
@@ -65,8 +69,8 @@ async def test_each_seat_sees_its_own_boost_and_the_public_sees_none(harness: Ha
 async def test_a_view_in_msgpack_is_the_same_envelope(harness: Harness) -> None:
     game_id = await new_game(harness)
 
-    version, as_json = await harness.skald.view(game_id, 0, "json")
-    same_version, as_msgpack = await harness.skald.view(game_id, 0, "msgpack")
+    version, as_json = await harness.skald.reads.view(game_id, 0, "json")
+    same_version, as_msgpack = await harness.skald.reads.view(game_id, 0, "msgpack")
 
     assert version == same_version
     assert msgspec.json.decode(as_json, type=ViewEnvelope) == msgspec.msgpack.decode(
@@ -78,23 +82,23 @@ async def test_views_refuse_bad_formats_seats_and_games(harness: Harness) -> Non
     game_id = await new_game(harness)
 
     with pytest.raises(InvalidInput):
-        await harness.skald.view(game_id, None, "xml")
+        await harness.skald.reads.view(game_id, None, "xml")
     with pytest.raises(Forbidden):
-        await harness.skald.view(game_id, 5)
+        await harness.skald.reads.view(game_id, 5)
     with pytest.raises(NotFound):
-        await harness.skald.view("nope", None)
+        await harness.skald.reads.view("nope", None)
 
 
 async def test_views_and_turns_move_on_with_the_game(harness: Harness) -> None:
     game_id = await new_game(harness)
-    turn = await harness.skald.turn(game_id, None)
+    turn = await harness.skald.reads.turn(game_id, None)
     seat = turn.to_act[0]
-    mine = await harness.skald.turn(game_id, seat)
-    theirs = await harness.skald.turn(game_id, 1 - seat)
+    mine = await harness.skald.reads.turn(game_id, seat)
+    theirs = await harness.skald.reads.turn(game_id, 1 - seat)
 
-    await harness.skald.submit(game_id, seat, "c1", {"type": "Move", "steps": 2}, "r")
+    await harness.skald.commands.submit(game_id, seat, "c1", {"type": "Move", "steps": 2}, "r")
     await harness.run_jobs()
-    version, public = await harness.skald.view(game_id, None)
+    version, public = await harness.skald.reads.view(game_id, None)
 
     assert turn.legal_commands == [] and theirs.legal_commands == []
     assert {"type": "Boost"} in mine.legal_commands and len(mine.legal_commands) == 4
@@ -105,8 +109,8 @@ async def test_views_and_turns_move_on_with_the_game(harness: Harness) -> None:
 async def test_events_hide_other_seats_boosts_while_the_game_goes_on(harness: Harness) -> None:
     game_id = await new_game(harness)
 
-    public = (await harness.skald.events_after(game_id, 0, None, 100)).events
-    seat0 = (await harness.skald.events_after(game_id, 0, 0, 100)).events
+    public = (await harness.skald.reads.events_after(game_id, 0, None, 100)).events
+    seat0 = (await harness.skald.reads.events_after(game_id, 0, 0, 100)).events
 
     assert boosts_in(public) == {0: None, 1: None}
     assert boosts_in(seat0)[1] is None and boosts_in(seat0)[0] in {1, 2, 3}
@@ -118,10 +122,10 @@ async def test_after_the_end_every_event_shows_and_the_chain_and_seed_check_out(
     harness: Harness,
 ) -> None:
     game_id = await new_game(harness, target=6)
-    commitment_sent = (await harness.skald.events_after(game_id, 0, None, 1)).events[0]
+    commitment_sent = (await harness.skald.reads.events_after(game_id, 0, None, 1)).events[0]
 
     await play_to_the_end(harness, game_id)
-    page = await harness.skald.events_after(game_id, 0, None, 1000)
+    page = await harness.skald.reads.events_after(game_id, 0, None, 1000)
 
     chain = genesis(game_id)
     codec_events = await harness.skald.store.read(game_id)
@@ -133,20 +137,20 @@ async def test_after_the_end_every_event_shows_and_the_chain_and_seed_check_out(
     assert commitment(bytes.fromhex(revealed["seed_hex"])) == (commitment_sent.event["seed_sha256"])
     assert None not in boosts_in(page.events).values()
     assert page.last_version == len(page.events)
-    assert await harness.skald.open_games(None, 10) == []  # over: out of the lobby
+    assert await harness.skald.reads.open_games(None, 10) == []  # over: out of the lobby
 
 
 async def test_event_pages_follow_after_and_limit(harness: Harness) -> None:
     game_id = await new_game(harness)
 
-    page = await harness.skald.events_after(game_id, 2, None, 2)
-    empty = await harness.skald.events_after(game_id, 5, None, 10)
+    page = await harness.skald.reads.events_after(game_id, 2, None, 2)
+    empty = await harness.skald.reads.events_after(game_id, 5, None, 10)
 
     assert [r.version for r in page.events] == [3, 4]
     assert page.last_version == 5
     assert empty.events == []
     with pytest.raises(InvalidInput):
-        await harness.skald.events_after(game_id, -1, None, 10)
+        await harness.skald.reads.events_after(game_id, -1, None, 10)
 
 
 class _Silent(RaceGame):
@@ -165,9 +169,9 @@ async def test_events_a_game_hides_are_not_served_before_the_end(
 
     games.register(_Silent())
     try:
-        game_id = (await harness.skald.create_game("race-silent", race_config())).game_id
+        game_id = (await harness.skald.commands.create_game("race-silent", race_config())).game_id
 
-        page = await harness.skald.events_after(game_id, 0, 0, 100)
+        page = await harness.skald.reads.events_after(game_id, 0, 0, 100)
 
         assert [r.event["type"] for r in page.events] == ["GameCreated"]
         assert page.last_version == 5
@@ -179,11 +183,11 @@ async def test_updates_start_at_the_current_version_and_follow_the_game(
     harness: Harness,
 ) -> None:
     game_id = await new_game(harness)
-    updates = harness.skald.updates(game_id)
+    updates = harness.skald.reads.updates(game_id)
     first = await anext(updates)
     seat = RACE.to_act(await _state(harness, game_id))[0]
 
-    await harness.skald.submit(game_id, seat, "c1", {"type": "Move", "steps": 1}, "r")
+    await harness.skald.commands.submit(game_id, seat, "c1", {"type": "Move", "steps": 1}, "r")
     await harness.run_jobs()
     second = await asyncio.wait_for(anext(updates), 1.0)
     await updates.aclose()
@@ -194,30 +198,30 @@ async def test_updates_start_at_the_current_version_and_follow_the_game(
 
 async def test_an_update_carries_each_viewers_view_at_its_version(harness: Harness) -> None:
     game_id = await new_game(harness)
-    updates = harness.skald.updates(game_id)
+    updates = harness.skald.reads.updates(game_id)
     await anext(updates)
     seat = RACE.to_act(await _state(harness, game_id))[0]
 
-    await harness.skald.submit(game_id, seat, "c1", {"type": "Move", "steps": 1}, "r")
+    await harness.skald.commands.submit(game_id, seat, "c1", {"type": "Move", "steps": 1}, "r")
     await harness.run_jobs()
     update = await asyncio.wait_for(anext(updates), 1.0)
     await updates.aclose()
 
     for viewer in (None, 0, 1):
-        assert update.view_for(viewer) == (await harness.skald.view(game_id, viewer))[1]
+        assert update.view_for(viewer) == (await harness.skald.reads.view(game_id, viewer))[1]
     assert msgspec.json.decode(update.view_for(1) or b"")["seat"] == 1
 
 
 async def test_update_streams_per_game_are_bounded(harness: Harness) -> None:
     game_id = await new_game(harness)
-    streams = [harness.skald.updates(game_id) for _ in range(3)]
+    streams = [harness.skald.reads.updates(game_id) for _ in range(3)]
     await anext(streams[0])
     await anext(streams[1])
 
     with pytest.raises(RateLimited) as raised:
         await anext(streams[2])
     await streams[0].aclose()
-    reopened_stream = harness.skald.updates(game_id)
+    reopened_stream = harness.skald.reads.updates(game_id)
     reopened = await anext(reopened_stream)
     await reopened_stream.aclose()
     await streams[1].aclose()
@@ -225,11 +229,11 @@ async def test_update_streams_per_game_are_bounded(harness: Harness) -> None:
     assert raised.value.code == "stream.too_many"
     assert reopened.version == 5
     with pytest.raises(NotFound):
-        await anext(harness.skald.updates("nope"))
+        await anext(harness.skald.reads.updates("nope"))
 
 
 async def _state(harness: Harness, game_id: str) -> Any:
-    from service.pipeline.session import load_session
+    from service.core.pipeline.session import load_session
 
     return (await load_session(harness.skald.store, game_id)).state
 
@@ -241,7 +245,7 @@ async def test_events_of_a_game_under_other_rules_are_refused_clearly(
     await fake_redis.hset(f"t:game:{{{game_id}}}:meta", "rv", "0-old")
 
     with pytest.raises(Conflict) as raised:
-        await make_harness(fake_redis).skald.events_after(game_id, 0, None, 10)
+        await make_harness(fake_redis).skald.reads.events_after(game_id, 0, None, 10)
 
     assert raised.value.code == "game.rules_version"
     assert "0-old" in raised.value.message

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.store.side import KnownTokens
+from service.adapters.store.side import KnownTokens
 
 pytestmark = pytest.mark.anyio
 

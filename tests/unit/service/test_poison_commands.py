@@ -14,19 +14,19 @@ import fakeredis
 import pytest
 
 from domain.games import unregister
-from service.api.app import create_litestar
+from service.adapters.store.memory import InMemoryEventStore
+from service.adapters.store.ports import CommitFailed, CommitOutcome
+from service.adapters.store.records import Batch, ReceivedCommand, RunnerLimits
+from service.api.asgi import create_litestar
 from service.api.openapi import openapi_document
-from service.errors import InvalidInput
-from service.history.disclosure import Audience
-from service.history.service import HistoryService
-from service.pipeline.codec import codec_for
-from service.pipeline.drain import Drainer
-from service.pipeline.runner import DrainRunner
-from service.pipeline.session import SessionCache
-from service.settings import Settings
-from service.store.memory import InMemoryEventStore
-from service.store.protocol import CommitFailed, CommitOutcome
-from service.store.records import Batch, ReceivedCommand, RunnerLimits
+from service.core.codec import codec_for
+from service.core.pipeline.drain import Drainer
+from service.core.pipeline.runner import DrainRunner
+from service.core.pipeline.session import SessionCache
+from service.facade.history_side import HistoryService
+from service.read.history.disclosure import Audience
+from service.shared.errors import InvalidInput
+from service.shared.settings import Settings
 from tests.fakes.poison import (
     DECIDE_FAILS,
     EVENT_UNSTORABLE,
@@ -75,12 +75,14 @@ async def harness(
 
 async def new_game(harness: Harness) -> tuple[str, int]:
     """A poisoned race and the seat to act first."""
-    game_id = (await harness.skald.create_game(NAME, race_config())).game_id
-    return game_id, (await harness.skald.turn(game_id, None)).to_act[0]
+    game_id = (await harness.skald.commands.create_game(NAME, race_config())).game_id
+    return game_id, (await harness.skald.reads.turn(game_id, None)).to_act[0]
 
 
 async def submit(harness: Harness, game_id: str, seat: int, command_id: str, steps: int) -> None:
-    await harness.skald.submit(game_id, seat, command_id, {"type": "Move", "steps": steps}, "r")
+    await harness.skald.commands.submit(
+        game_id, seat, command_id, {"type": "Move", "steps": steps}, "r"
+    )
 
 
 async def nothing_waits(harness: Harness, game_id: str) -> bool:
@@ -112,18 +114,18 @@ async def test_a_poison_command_is_refused_and_its_game_and_round_mates_go_on(
 
     # Then the poison is refused, on the record and in the audit; every other move applied
     skald = harness.skald
-    refused = await skald.outcome(poisoned_id, "poison")
+    refused = await skald.commands.outcome(poisoned_id, "poison")
     assert (refused.status, refused.code) == ("refused", code)
     audit = await HistoryService(skald.store).audit_command(poisoned_id, "poison", OPERATOR)
     assert audit.refusal is not None and audit.refusal.code == code
     later = ["before", "after"] if after_a_move else ["after"]
     for command_id in later:
-        assert (await skald.outcome(poisoned_id, command_id)).status == "applied"
-    assert (await skald.outcome(healthy_id, "healthy")).status == "applied"
+        assert (await skald.commands.outcome(poisoned_id, command_id)).status == "applied"
+    assert (await skald.commands.outcome(healthy_id, "healthy")).status == "applied"
     # And nothing is left queued or leased, and the poisoned game's views show its moves
     assert await nothing_waits(harness, poisoned_id)
     assert await nothing_waits(harness, healthy_id)
-    view = await skald.turn(poisoned_id, None)
+    view = await skald.reads.turn(poisoned_id, None)
     assert view.version == (await skald.store.head(poisoned_id)).version  # type: ignore[union-attr]
     verification = await HistoryService(skald.store).verify(poisoned_id)
     assert verification.ok, [c for c in verification.checks if c.status == "failed"]
@@ -141,7 +143,7 @@ async def test_an_int_the_store_cannot_hold_is_refused_before_the_queue(
 ) -> None:
     game_id, seat = await new_game(harness)
     with pytest.raises(InvalidInput) as raised:
-        await harness.skald.submit(game_id, seat, "big", command, "r")
+        await harness.skald.commands.submit(game_id, seat, "big", command, "r")
     assert (raised.value.status, raised.value.code) == (422, "command.out_of_range")
     assert raised.value.details == {"field": field}
     assert await harness.skald.store.command(game_id, "big") is None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.store.redis_events import MIN_REDIS_VERSION, redis_version_problem
+from service.adapters.store.redis_store import MIN_REDIS_VERSION, redis_version_problem
 
 
 @pytest.mark.parametrize("version", ["7.0.0", "7.0.15", "7.2.4", "8.0.1", "10.1.0"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.settings import Settings
+from service.shared.settings import Settings
 
 
 def test_settings_come_from_skald_variables_with_types_converted() -> None:

@@ -10,9 +10,9 @@ from collections.abc import AsyncIterator
 import fakeredis
 import pytest
 
-from service.store.memory import InMemoryEventStore
-from service.store.protocol import EventStore
-from service.store.redis_events import RedisEventStore
+from service.adapters.store.memory import InMemoryEventStore
+from service.adapters.store.ports import EventStore
+from service.adapters.store.redis_store import RedisEventStore
 from tests.unit.service.notifications import (
     Notifications,
     RecordedNotifications,

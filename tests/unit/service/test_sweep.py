@@ -7,9 +7,9 @@ from collections.abc import AsyncIterator
 import fakeredis
 import pytest
 
-from service.pipeline.sweep import SweepReport, sweep
-from service.store.keys import runners_key
-from service.store.side import PendingIndex
+from service.adapters.store.keys import runners_key
+from service.adapters.store.side import PendingIndex
+from service.core.pipeline.sweep import SweepReport, sweep
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness
 
@@ -28,9 +28,9 @@ async def harness(
 async def submitted_game(harness: Harness) -> tuple[str, str]:
     """A game with one command queued; (game id, the runner job the submit scheduled)."""
     skald = harness.skald
-    game_id = (await skald.create_game("race", race_config())).game_id
-    seat = (await skald.turn(game_id, None)).to_act[0]
-    await skald.submit(game_id, seat, "c1", {"type": "Move", "steps": 1}, "r")
+    game_id = (await skald.commands.create_game("race", race_config())).game_id
+    seat = (await skald.reads.turn(game_id, None)).to_act[0]
+    await skald.commands.submit(game_id, seat, "c1", {"type": "Move", "steps": 1}, "r")
     (job_id,) = harness.scheduler.scheduled
     return game_id, job_id
 
@@ -57,7 +57,7 @@ async def test_a_game_a_dead_runner_took_is_woken_and_moves_on(harness: Harness)
     await harness.run_jobs()
 
     assert (report.woken, report.runners_started) == (1, 1)
-    assert (await harness.skald.outcome(game_id, "c1")).status == "applied"
+    assert (await harness.skald.commands.outcome(game_id, "c1")).status == "applied"
 
 
 async def test_a_runner_never_enqueued_is_replaced_once_its_slot_expired(
@@ -70,7 +70,7 @@ async def test_a_runner_never_enqueued_is_replaced_once_its_slot_expired(
     await harness.run_jobs()
 
     assert report.runners_started == 1
-    assert (await harness.skald.outcome(game_id, "c1")).status == "applied"
+    assert (await harness.skald.commands.outcome(game_id, "c1")).status == "applied"
 
 
 async def test_a_game_waiting_for_a_live_runner_is_left_to_it(harness: Harness) -> None:

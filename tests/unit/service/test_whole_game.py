@@ -7,8 +7,8 @@ import msgspec
 import pytest
 
 from domain.engine import fold
-from service.pipeline.chain import first_broken_link
-from service.pipeline.codec import codec_for
+from service.core.codec import codec_for
+from service.core.pipeline.chain import first_broken_link
 from tests.fakes.players import builtins, play_in_process, play_through_service, stream_events
 from tests.fakes.race import RaceConfig, RaceGame
 from tests.unit.service.harness import make_harness
@@ -24,11 +24,11 @@ async def test_a_game_played_through_the_service_matches_in_process_play(
     skald = harness.skald
     config = RaceConfig(players=players, target=25)
     bot_seeds = [11 * (seat + 1) for seat in range(players)]
-    game_id = (await skald.create_game("race", msgspec.to_builtins(config))).game_id
+    game_id = (await skald.commands.create_game("race", msgspec.to_builtins(config))).game_id
 
     async def settle(command_id: str) -> object:
         await harness.run_jobs()
-        return await skald.outcome(game_id, command_id)
+        return await skald.commands.outcome(game_id, command_id)
 
     sent = await play_through_service(skald, game_id, bot_seeds, settle)
 

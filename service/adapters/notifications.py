@@ -1,0 +1,183 @@
+"""Version notifications: a game's commit PUBLISHes its new version; API processes listen.
+
+One pub/sub connection per API process carries every game anyone there is waiting on;
+channels are subscribed while at least one listener needs them, and a listener is only
+handed its queue once Redis has confirmed the subscription, so nothing published after a
+caller's own read can be missed. After a lost connection every listener gets `RECHECK`:
+messages may have been missed, so look again.
+
+A message is the version in decimal, and, when the commit found listeners, each viewer's JSON
+view at that version, one per line: `<views field>\t<ViewEnvelope JSON>` (compact JSON has
+no raw tab or newline). Server-sent event streams then send their seat's view without reading
+it back: each update cost every stream a Redis round trip, the API's largest cost per command
+at half load (`skald bench`). An `Update` holds every seat's view: a listener takes its own
+(`view_for`) and nothing else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import redis.exceptions
+import structlog
+from redis.asyncio import Redis
+
+from service.adapters.redis_outage import REDIS_OUTAGE
+from service.adapters.store.keys import GameKeys
+from service.adapters.store.side import view_field
+
+RECHECK = -1  # the version of the update every listener gets when messages may have been lost
+_QUEUE_SIZE = 64
+_RECONNECT_DELAY_S = 0.5
+
+log = structlog.get_logger("skald.notify")
+
+
+@dataclass(frozen=True)
+class Update:
+    """A game's new version, with the viewers' JSON views at it when the commit sent them."""
+
+    version: int
+    views: dict[bytes, bytes] = field(default_factory=dict)  # views field -> JSON
+
+    def view_for(self, seat: int | None) -> bytes | None:
+        """The seat's (None: the public) JSON view at this version, if the message held it."""
+        return self.views.get(view_field("json", seat).encode())
+
+    @classmethod
+    def parse(cls, data: bytes) -> Update:
+        """An update from a published message; ValueError when it is not one."""
+        head, _, rest = data.partition(b"\n")
+        views = dict(line.split(b"\t", 1) for line in rest.split(b"\n")) if rest else {}
+        return cls(int(head), views)
+
+
+RECHECK_UPDATE = Update(RECHECK)
+
+
+class Publisher:
+    """Announces a game's new version on its channel."""
+
+    def __init__(self, redis: Redis, prefix: str) -> None:
+        self.redis = redis
+        self.prefix = prefix
+
+    async def publish(self, game_id: str, version: int) -> None:
+        """Tell listeners the game moved to `version` (or decided commands at it)."""
+        await self.redis.publish(GameKeys(self.prefix, game_id).updates, version)
+
+
+def _offer(queue: asyncio.Queue[Update], update: Update) -> None:
+    # A slow listener only needs the latest news: drop the oldest rather than block the reader.
+    if queue.full():
+        with contextlib.suppress(asyncio.QueueEmpty):
+            queue.get_nowait()
+    queue.put_nowait(update)
+
+
+class Notifier:
+    """Shared subscriptions: `listen(game_id)` yields a queue of the game's updates."""
+
+    def __init__(self, redis: Redis, prefix: str) -> None:
+        self._pubsub = redis.pubsub()
+        self._prefix = prefix
+        self._listeners: dict[str, set[asyncio.Queue[Update]]] = {}
+        self._confirmed: dict[str, asyncio.Event] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+
+    def listeners(self, game_id: str) -> int:
+        """How many listeners the game has in this process."""
+        return len(self._listeners.get(GameKeys(self._prefix, game_id).updates, ()))
+
+    @contextlib.asynccontextmanager
+    async def listen(self, game_id: str) -> AsyncIterator[asyncio.Queue[Update]]:
+        """Subscribe to the game's updates for the duration of the block."""
+        channel = GameKeys(self._prefix, game_id).updates
+        queue: asyncio.Queue[Update] = asyncio.Queue(_QUEUE_SIZE)
+        async with self._lock:
+            listeners = self._listeners.setdefault(channel, set())
+            listeners.add(queue)
+            confirmed = self._confirmed.get(channel)
+            if confirmed is None:
+                confirmed = self._confirmed[channel] = asyncio.Event()
+                try:
+                    await self._pubsub.subscribe(channel)
+                except BaseException as exc:
+                    self._drop(channel, queue)
+                    if isinstance(exc, Exception) and not isinstance(exc, REDIS_OUTAGE):
+                        # redis-py's pub/sub can fail with a bare AttributeError on a connection
+                        # torn down mid-command: an outage all the same (503, never a 500).
+                        raise redis.exceptions.ConnectionError(
+                            f"subscribing failed: {exc!r}"
+                        ) from exc
+                    raise
+                if self._reader is None or self._reader.done():
+                    self._reader = asyncio.create_task(self._read(), name="skald-notifier")
+        try:
+            await confirmed.wait()
+            yield queue
+        finally:
+            async with self._lock:
+                if self._drop(channel, queue):
+                    await self._unsubscribe(channel)
+
+    async def _unsubscribe(self, channel: str) -> None:
+        # Leaving never fails the caller: its answer is already decided. During an outage
+        # redis-py may raise anything here (an AttributeError on a connection it tore down was
+        # a 500); the subscription then died with the connection, and a channel left
+        # subscribed by mistake only brings messages that no listener is handed.
+        try:
+            await self._pubsub.unsubscribe(channel)
+        except Exception as exc:
+            log.warning("notifier_unsubscribe_failed", channel=channel, error=repr(exc))
+
+    def _drop(self, channel: str, queue: asyncio.Queue[Update]) -> bool:
+        listeners = self._listeners.get(channel)
+        if listeners is None:
+            return False
+        listeners.discard(queue)
+        if listeners:
+            return False
+        del self._listeners[channel]
+        self._confirmed.pop(channel, None)
+        return True
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(timeout=None)
+            except Exception as exc:  # an outage, or redis-py tripping over a dead connection
+                log.warning("notifier_disconnected", error=repr(exc))
+                for listeners in self._listeners.values():
+                    for queue in listeners:
+                        _offer(queue, RECHECK_UPDATE)
+                await asyncio.sleep(_RECONNECT_DELAY_S)
+                continue
+            if message is None:
+                continue
+            channel = message["channel"]
+            channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+            if message["type"] == "subscribe":
+                event = self._confirmed.get(channel)
+                if event is not None:
+                    event.set()
+            elif message["type"] == "message":
+                try:
+                    update = Update.parse(message["data"])
+                except ValueError:
+                    continue
+                for queue in self._listeners.get(channel, ()):
+                    _offer(queue, update)
+
+    async def close(self) -> None:
+        """Stop listening and close the connection."""
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+        with contextlib.suppress(Exception):
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call]

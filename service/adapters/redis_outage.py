@@ -1,0 +1,16 @@
+"""The errors that mean Redis cannot serve now, as opposed to a bad request or a bug."""
+
+from __future__ import annotations
+
+import redis.exceptions
+
+# What Redis raises while it cannot serve: down, restarting, loading, failing over, or every
+# pooled connection busy past the pool's wait. All are answered 503 with Retry-After.
+REDIS_OUTAGE: tuple[type[Exception], ...] = (
+    redis.exceptions.ConnectionError,  # BusyLoadingError and "Too many connections" included
+    redis.exceptions.TimeoutError,
+    redis.exceptions.ReadOnlyError,  # a replica promoted late, or a failover in progress
+    redis.exceptions.MasterDownError,
+    redis.exceptions.TryAgainError,
+    redis.exceptions.ClusterDownError,
+)

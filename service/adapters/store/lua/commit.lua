@@ -1,0 +1,79 @@
+-- Append one batch atomically: events (version-conditional, fenced by the lease), the outcome
+-- of every command decided, the inbox cursor and the chain head. All or nothing.
+-- With release = 1 it also gives the lease back and, as release_lease.lua does, puts the game
+-- back in the ready set when commands wait past the new cursor (one round trip, not two).
+-- With a channel, it publishes the new version there once something was decided, in the same
+-- step: whoever it wakes reads the outcomes and views already written. When the channel has
+-- listeners the message also carries each viewer's JSON view (format: service/adapters/notifications.py).
+-- KEYS: meta, events, commands, lease, views, inbox, ready
+-- ARGV: lease_token, expected_version, cursor, head_hash, finished (1/0), lease_ttl_ms,
+--       n_events, n_decided, release (1/0), game_id, channel ('' for none),
+--       then per event: data, hash, command_id ('' for none),
+--       then per decided command: command_id, record, then the views as field, value pairs
+-- Returns {'ok', version, put_back (1/0)} | {'lease'} | {'nogame'} | {'conflict', version}
+--         | {'decided', id}
+if redis.call('GET', KEYS[4]) ~= ARGV[1] then
+    return {'lease'}
+end
+local current = redis.call('HGET', KEYS[1], 'v')
+if not current then
+    return {'nogame'}
+end
+local version = tonumber(current)
+if version ~= tonumber(ARGV[2]) then
+    return {'conflict', current}
+end
+local n_events = tonumber(ARGV[7])
+local n_decided = tonumber(ARGV[8])
+local first_decided = 12 + n_events * 3
+local first_view = first_decided + n_decided * 2
+-- Check every command is still queued (its record is an inbox id) before writing anything.
+for i = first_decided, first_view - 1, 2 do
+    local stored = redis.call('HGET', KEYS[3], ARGV[i])
+    if not stored or not string.find(stored, '^%d+%-%d+$') then
+        return {'decided', ARGV[i]}
+    end
+end
+for k = 0, n_events - 1 do
+    local i = 12 + k * 3
+    version = version + 1
+    if ARGV[i + 2] == '' then
+        redis.call('XADD', KEYS[2], version .. '-1', 'e', ARGV[i], 'h', ARGV[i + 1])
+    else
+        redis.call('XADD', KEYS[2], version .. '-1', 'e', ARGV[i], 'h', ARGV[i + 1], 'c', ARGV[i + 2])
+    end
+end
+for i = first_decided, first_view - 1, 2 do
+    redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
+end
+if first_view <= #ARGV then
+    redis.call('HSET', KEYS[5], 'v', version, unpack(ARGV, first_view))
+end
+redis.call('HSET', KEYS[1], 'v', version, 'h', ARGV[4], 'cur', ARGV[3])
+if ARGV[5] == '1' then
+    redis.call('HSET', KEYS[1], 'st', 'finished')
+end
+if ARGV[11] ~= '' and (n_events > 0 or n_decided > 0) then
+    local message = tostring(version)
+    if redis.call('PUBSUB', 'NUMSUB', ARGV[11])[2] > 0 then
+        local lines = {message}
+        for i = first_view, #ARGV - 1, 2 do
+            if string.sub(ARGV[i], 1, 5) == 'json:' then
+                lines[#lines + 1] = ARGV[i] .. '\t' .. ARGV[i + 1]
+            end
+        end
+        message = table.concat(lines, '\n')
+    end
+    redis.call('PUBLISH', ARGV[11], message)
+end
+if ARGV[9] ~= '1' then
+    redis.call('PEXPIRE', KEYS[4], ARGV[6])
+    return {'ok', tostring(version), 0}
+end
+redis.call('DEL', KEYS[4])
+if #redis.call('XRANGE', KEYS[6], '(' .. ARGV[3], '+', 'COUNT', 1) == 0 then
+    return {'ok', tostring(version), 0}
+end
+local now = redis.call('TIME')
+redis.call('ZADD', KEYS[7], 'NX', now[1] * 1000000 + now[2], ARGV[10])  -- microseconds
+return {'ok', tostring(version), 1}

@@ -1,0 +1,88 @@
+"""The Lua scripts (service/adapters/store/lua/*.lua), registered once per Redis client."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.commands.core import AsyncScript
+from redis.exceptions import NoScriptError
+
+# One script call: the script, its keys, its arguments.
+ScriptCall = tuple[AsyncScript, Sequence[Any], Sequence[Any]]
+
+
+@cache
+def script_source(name: str) -> str:
+    """The text of `lua/<name>.lua`."""
+    return resources.files("service.adapters.store").joinpath(f"lua/{name}.lua").read_text()
+
+
+class Scripts:
+    """Every script, bound to one client (EVALSHA, reloading after a Redis restart)."""
+
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+        self.create = self._register(redis, "create")
+        self.submit = self._register(redis, "submit")
+        self.commit = self._register(redis, "commit")
+        self.lease = self._register(redis, "lease")
+        self.open_turn = self._register(redis, "open_turn")
+        self.release_lease = self._register(redis, "release_lease")
+        self.wake = self._register(redis, "wake")
+        self.runner_take = self._register(redis, "runner_take")
+        self.runner_end = self._register(redis, "runner_end")
+        self.join = self._register(redis, "join")
+        self.write_views = self._register(redis, "write_views")
+        self.forget_pending = self._register(redis, "forget_pending")
+
+    @staticmethod
+    def _register(redis: Redis, name: str) -> AsyncScript:
+        script: Any = redis.register_script(script_source(name))
+        return script  # type: ignore[no-any-return]
+
+    async def run_all(
+        self,
+        calls: Sequence[ScriptCall],
+        then: Callable[[Any], object] | None = None,
+        keep_errors: bool = False,
+    ) -> list[Any]:
+        """Run script calls in one round trip and return their replies in order.
+
+        A pipeline, not a transaction: each script is atomic by itself and the calls are
+        independent (a drain round's games). A call refused because Redis lost its scripts
+        (a restart) did not run; it is run again once the script is loaded. Any other error
+        reply is raised. `then(pipeline)` may queue plain commands after the scripts (a
+        runner's blocking take); their replies follow the scripts', and they are not re-run.
+        With `keep_errors`, a script's error reply is returned in its place instead (the calls
+        of a round are independent: one game's failure is not the others').
+        """
+        replies = await self._pipelined(calls, then)
+        lost = [n for n, reply in enumerate(replies[: len(calls)]) if _lost_script(reply)]
+        if lost:
+            for script in {id(calls[n][0]): calls[n][0] for n in lost}.values():
+                await self.redis.script_load(script.script)
+            for n, reply in zip(lost, await self._pipelined([calls[n] for n in lost]), strict=True):
+                replies[n] = reply
+        for reply in replies[len(calls) :] if keep_errors else replies:
+            if isinstance(reply, Exception):
+                raise reply
+        return replies
+
+    async def _pipelined(
+        self, calls: Sequence[ScriptCall], then: Callable[[Any], object] | None = None
+    ) -> list[Any]:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for script, keys, args in calls:
+                pipe.evalsha(script.sha, len(keys), *keys, *args)
+            if then is not None:
+                then(pipe)
+            replies: list[Any] = await pipe.execute(raise_on_error=False)
+        return replies
+
+
+def _lost_script(reply: Any) -> bool:
+    return isinstance(reply, NoScriptError)

@@ -1,0 +1,197 @@
+"""The game's side keys on Redis: seats, pre-encoded views, the lobby and the pending index.
+
+Unlike the event store these are derived or auxiliary data: views and the lobby can be rebuilt
+from events; seat token hashes and the pending index are the only other state.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from redis.asyncio import Redis
+
+from service.adapters.store.damage import game_absent
+from service.adapters.store.keys import GameKeys, lobby_key, pending_key
+from service.adapters.store.scripts import Scripts
+from service.shared.errors import Conflict, GameDamaged, InvalidInput
+
+
+class SeatsFull(Conflict):
+    """Every seat of the game is taken."""
+
+
+class Seats:
+    """Seat token hashes (SHA-256, never the token) and player names."""
+
+    def __init__(self, redis: Redis, prefix: str, scripts: Scripts) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.scripts = scripts
+
+    async def take(
+        self, game_id: str, seat: int | None, token_hash: bytes, name: str
+    ) -> tuple[int, int, int]:
+        """Take a seat: (seat, seats taken now, seats in the game); Conflict when not free."""
+        keys = GameKeys(self.prefix, game_id)
+        reply = await self.scripts.join(
+            keys=[keys.meta, keys.seats], args=[-1 if seat is None else seat, token_hash, name]
+        )
+        kind = reply[0]
+        if kind == b"ok":
+            return int(reply[1]), int(reply[2]), int(reply[3])
+        if kind == b"nogame":
+            await game_absent(self.redis, keys, game_id, "meta record")
+        if kind == b"lost":
+            raise GameDamaged(game_id, f"the record of seat {int(reply[1])} is missing")
+        if kind == b"finished":
+            raise Conflict("game.finished", "the game is over: no seat can be taken")
+        if kind == b"range":
+            raise InvalidInput(
+                "seat.out_of_range",
+                f"seat {seat} does not exist: this game has seats 0 to {int(reply[1]) - 1}",
+                details={"seats": int(reply[1])},
+            )
+        if kind == b"taken":
+            raise Conflict("seat.taken", f"seat {seat} is already taken", details={"seat": seat})
+        raise SeatsFull("seat.none_free", "every seat of this game is taken")
+
+    async def check_records(self, game_id: str) -> None:
+        """GameDamaged when a seat a player took (named in the meta) has lost its record."""
+        keys = GameKeys(self.prefix, game_id)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hkeys(keys.meta)
+            pipe.hkeys(keys.seats)
+            meta_fields, seats = await pipe.execute()
+        named = {field[1:] for field in meta_fields if field[:1] == b"n" and field[1:].isdigit()}
+        lost = sorted(int(seat) for seat in named - set(seats))
+        if lost:
+            listed = ", ".join(map(str, lost))
+            many = len(lost) > 1
+            damage = f"the record{'s' if many else ''} of seat{'s' if many else ''} {listed} "
+            raise GameDamaged(game_id, damage + ("are missing" if many else "is missing"))
+
+    async def token_hashes(self, game_id: str) -> dict[int, bytes]:
+        """Each taken seat's token hash."""
+        stored: Any = await self.redis.hgetall(GameKeys(self.prefix, game_id).seats)
+        return {int(seat): digest for seat, digest in stored.items()}
+
+
+class KnownTokens:
+    """Seat token hashes already read, per game, so most authentications skip Redis.
+
+    A taken seat's token hash never changes (seats are never given back), so a match here is
+    as good as one read now; a miss reads the seats again, since a seat may have been taken
+    since. Misses are not cached: a wrong token always costs its read.
+    """
+
+    def __init__(self, read: Callable[[str], Awaitable[dict[int, bytes]]], size: int) -> None:
+        self._read = read  # a game's token hashes by seat, as stored now
+        self._size = size
+        self._games: OrderedDict[str, dict[int, bytes]] = OrderedDict()
+
+    async def seat_of(self, game_id: str, matches: Callable[[bytes], bool]) -> int | None:
+        """The seat whose stored token hash `matches` (a constant-time check), or None."""
+        known = self._games.get(game_id)
+        if known is not None and (seat := _matching_seat(known, matches)) is not None:
+            self._games.move_to_end(game_id)
+            return seat
+        known = await self._read(game_id)
+        self._games[game_id] = known
+        self._games.move_to_end(game_id)
+        while len(self._games) > self._size:
+            self._games.popitem(last=False)
+        return _matching_seat(known, matches)
+
+
+def _matching_seat(hashes: dict[int, bytes], matches: Callable[[bytes], bool]) -> int | None:
+    # Check every seat without stopping early: the time taken does not tell which matched.
+    found = None
+    for seat, stored in hashes.items():
+        if matches(stored):
+            found = seat
+    return found
+
+
+def view_field(fmt: str, seat: int | None) -> str:
+    """The views-hash field of one encoding of one seat's (or the public, `p`) view."""
+    return f"{fmt}:{'p' if seat is None else seat}"
+
+
+class Views:
+    """Pre-encoded projections outside a commit (rebuilds); reads go through the store."""
+
+    def __init__(self, redis: Redis, prefix: str, scripts: Scripts) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.scripts = scripts
+
+    async def write(
+        self, game_id: str, version: int, fields: dict[str, bytes], *, repair: bool = False
+    ) -> bool:
+        """Store views at `version` unless as new ones are there (newer ones, with `repair`:
+        a repair writes the same version again over damaged ones); True when written."""
+        args: list[Any] = [version, int(repair)]
+        for name, value in fields.items():
+            args += [name, value]
+        written = await self.scripts.write_views(
+            keys=[GameKeys(self.prefix, game_id).views], args=args
+        )
+        return bool(written)
+
+
+class Lobby:
+    """Open games (free seats, not over) by creation time, overall and per game."""
+
+    def __init__(self, redis: Redis, prefix: str) -> None:
+        self.redis = redis
+        self.prefix = prefix
+
+    async def open(self, game_id: str, game: str, created_ms: int) -> None:
+        """List a game as open."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(lobby_key(self.prefix), {game_id: created_ms})
+            pipe.zadd(lobby_key(self.prefix, game), {game_id: created_ms})
+            await pipe.execute()
+
+    async def close(self, game_id: str, game: str) -> None:
+        """Take a game out of the lobby (full or over)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrem(lobby_key(self.prefix), game_id)
+            pipe.zrem(lobby_key(self.prefix, game), game_id)
+            await pipe.execute()
+
+    async def newest(self, game: str | None, limit: int) -> list[str]:
+        """The ids of the newest open games."""
+        ids: Any = await self.redis.zrevrange(lobby_key(self.prefix, game), 0, limit - 1)
+        return [game_id.decode() for game_id in ids]
+
+
+class PendingIndex:
+    """Games with recently submitted commands, stamped by the Redis clock (for the sweeper).
+
+    The event store's `submit` marks a game here in the same step as it queues the command.
+    """
+
+    def __init__(self, redis: Redis, prefix: str, scripts: Scripts) -> None:
+        self.redis = redis
+        self.key = pending_key(prefix)
+        self.scripts = scripts
+
+    async def now_ms(self) -> int:
+        """The Redis clock, in ms."""
+        now: Any = await self.redis.time()
+        seconds, micros = now
+        return int(seconds) * 1000 + int(micros) // 1000
+
+    async def marked_before(self, before_ms: int, limit: int) -> list[tuple[str, int]]:
+        """(game id, mark) of games last marked at or before `before_ms`, oldest first."""
+        rows: Any = await self.redis.zrangebyscore(
+            self.key, "-inf", before_ms, start=0, num=limit, withscores=True
+        )
+        return [(game_id.decode(), int(score)) for game_id, score in rows]
+
+    async def forget(self, game_id: str, mark: int) -> None:
+        """Drop a game from the index unless it was marked again since `mark`."""
+        await self.scripts.forget_pending(keys=[self.key], args=[game_id, mark])

@@ -1,0 +1,91 @@
+"""The HTTP application: Litestar routes on the facade, wrapped in logging and metrics.
+
+`create_app()` gives the ASGI application uvicorn serves; `create_litestar()` the bare Litestar
+app (for the OpenAPI document). Routes only translate: HTTP in, a facade call, HTTP out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Litestar
+from litestar.datastructures import State
+from litestar.di import Provide
+
+from service import bootstrap
+from service.facade.holder import Connect, FacadeHolder
+from service.shared.logging import RequestLogMiddleware
+from service.shared.settings import Settings
+
+from .history_gate import HISTORY_GATE_STATE_KEY, HistoryGate
+from .metrics import ApiMetrics, MetricsMiddleware
+from .negotiation import MAX_BODY_DEPTH_STATE_KEY, NegotiatingRequest, accept_guard
+from .openapi import openapi_config
+from .problems import exception_handlers
+from .routes import commands, echo, games, history, ops, reads, stream
+
+ROUTES = [
+    games.create_game,
+    games.join_game,
+    games.list_open_games,
+    commands.submit_command,
+    commands.get_command_outcome,
+    reads.get_view,
+    reads.list_events,
+    reads.get_turn,
+    stream.stream_views,
+    history.get_replay,
+    history.get_audit_by_version,
+    history.get_audit_by_command,
+    history.get_fairness,
+    ops.health,
+    ops.readiness,
+    ops.metrics_exposition,
+    ops.openapi_document,
+]
+
+
+def create_litestar(settings: Settings, connect: Connect = bootstrap.connect) -> Litestar:
+    """The Litestar app serving the Skald API with `settings`."""
+    facade = FacadeHolder(settings, connect)
+    metrics = ApiMetrics()
+    history_gate = HistoryGate.for_settings(settings)
+
+    def constant(value: Any) -> Provide:
+        return Provide(lambda: value, use_cache=True, sync_to_thread=False)
+
+    return Litestar(
+        route_handlers=[*ROUTES, echo.echo_command] if settings.bench_echo else ROUTES,
+        dependencies={
+            "skald": Provide(facade.get),
+            "facade": constant(facade),
+        },
+        exception_handlers=exception_handlers(settings.max_body_bytes),
+        request_class=NegotiatingRequest,
+        guards=[accept_guard],
+        request_max_body_size=settings.max_body_bytes,
+        openapi_config=openapi_config(),
+        on_shutdown=[facade.close, history_gate.close],
+        state=State(
+            {
+                "metrics": metrics,
+                MAX_BODY_DEPTH_STATE_KEY: settings.max_body_depth,
+                HISTORY_GATE_STATE_KEY: history_gate,
+            }
+        ),
+        # Logging is configured once per process by service.shared.logging, not by Litestar.
+        logging_config=None,
+    )
+
+
+def create_app(settings: Settings | None = None, connect: Connect = bootstrap.connect) -> Any:
+    """The ASGI application: the Litestar app inside request logging and metrics."""
+    app = create_litestar(settings or Settings.from_env(), connect)
+    return RequestLogMiddleware(MetricsMiddleware(app, app.state["metrics"]))
+
+
+def litestar_of(app: Any) -> Litestar:
+    """The Litestar app inside an application `create_app` made (through its middleware)."""
+    while not isinstance(app, Litestar):
+        app = app.app
+    return app

@@ -1,0 +1,55 @@
+"""`skald rebuild-projections [GAME_ID ...]`: recompute every projection from events."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.console import Console
+
+from service.facade.history_side import HistoryService
+from service.read.history.rebuild import RebuildResult
+
+from .archive import console, with_history
+from .verify_command import counted, progress_bar
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register `skald rebuild-projections`."""
+    parser = subparsers.add_parser(
+        "rebuild-projections",
+        help="recompute every projection from events",
+        description="Recompute each stored game's projections (every seat's view, the public "
+        "view, the turns) from its events, encoded as the workers encode them, and store them "
+        "unless a worker stored newer ones meanwhile. Every game when none is named; exits 1 "
+        "if any game could not be rebuilt.",
+    )
+    parser.add_argument("game_ids", nargs="*", metavar="GAME_ID", help="games to rebuild")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Rebuild the projections and print what was done."""
+    out = console()
+
+    async def rebuild(service: HistoryService) -> list[RebuildResult]:
+        game_ids = list(args.game_ids) or await service.game_ids()
+        results = []
+        with progress_bar(Console(stderr=True)) as progress:
+            task = progress.add_task("rebuilding", total=len(game_ids))
+            for game_id in game_ids:
+                results.append(await service.rebuild(game_id))
+                progress.update(task, advance=1, description=f"rebuilt {game_id}")
+        return results
+
+    results = with_history(rebuild)
+    failed = [result for result in results if result.status == "failed"]
+    for result in failed:
+        out.print(f"failed: {result.game_id}: {result.detail}", markup=False)
+    rebuilt = sum(1 for result in results if result.status == "rebuilt")
+    newer = sum(1 for result in results if result.status == "newer")
+    out.print(
+        f"{counted(len(results), 'game')}: {rebuilt} rebuilt, {newer} kept (newer projections), "
+        f"{len(failed)} failed"
+    )
+    return 1 if failed else 0

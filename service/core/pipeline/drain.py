@@ -1,0 +1,416 @@
+"""A drain round: a runner's turn at several ready games at once, in two Redis round trips.
+
+`open_turns` takes each game's lease and reads its head, its waiting commands and whatever
+events the worker's cached state lacks; each game's batch is then decided and projected;
+`commit_turns` appends every batch with its projections, gives each lease back (putting the
+game back in the ready set if more waits) and notifies each game's listeners, one atomic step
+per game. Round trips, not rules, were the cost of a turn (docs/benchmarks.md): a round pays
+two of them for all its games.
+
+One batch per game per round: busy games do not starve quiet ones, and each batch re-reads
+the inbox so it carries whatever piled up while the game waited its turn.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+import structlog
+from redis.exceptions import RedisError
+
+from service.adapters.notifications import Publisher
+from service.adapters.store.ports import (
+    AlreadyDecided,
+    CommitFailed,
+    DrainStore,
+    GameMissing,
+    LeaseLost,
+    VersionConflict,
+)
+from service.adapters.store.records import (
+    Batch,
+    CommandRecord,
+    Committed,
+    Decided,
+    ReceivedCommand,
+    Turn,
+    TurnRequest,
+)
+from service.adapters.store.side import Lobby, Views
+from service.core.codec import codec_for
+from service.core.pipeline.apply import BatchPlan, plan_batch
+from service.core.pipeline.session import GameSession, SessionCache, load_session
+from service.core.projections import encode_views
+
+log = structlog.get_logger("skald.worker")
+
+DrainStatus = Literal["applied", "idle", "busy", "lease_lost"]
+
+
+@dataclass(frozen=True)
+class DrainReport:
+    """What one game's turn did; `put_back` when the game went back to the ready set."""
+
+    game_id: str
+    status: DrainStatus
+    commands: int = 0
+    version: int = 0
+    put_back: bool = False
+
+
+@dataclass
+class _Planned:
+    """One opened game of a round, decided and ready to commit."""
+
+    session: GameSession
+    plan: BatchPlan
+    batch: Batch
+    was_finished: bool
+    started: float
+    turn: Turn
+
+    @property
+    def follow_up(self) -> bool:
+        """Whether work follows the commit that should not wait for the runner's next games:
+        views to rebuild (the rules failed mid-batch), a finished game to take off the lobby."""
+        plan = self.plan
+        finishing = plan.finished and not self.was_finished
+        return bool(plan.decided) and (not plan.state_trusted or finishing)
+
+
+@dataclass(frozen=True)
+class NextTake:
+    """A runner's next take, sent with a round's commit: up to `count` games, waiting up to
+    `wait_s` for one."""
+
+    runner_job_id: str
+    count: int
+    wait_s: float
+
+
+@dataclass
+class Round:
+    """What a drain round did, game by game, and the games it took for the next round."""
+
+    reports: list[DrainReport]
+    taken: list[str] = field(default_factory=list)
+    waited: bool = False  # whether the take waited for games (else none may have been ready)
+
+
+class Drainer:
+    """Applies ready games' waiting commands, one batch per game per round."""
+
+    def __init__(
+        self,
+        store: DrainStore,
+        views: Views | None,
+        lobby: Lobby | None,
+        publisher: Publisher | None,
+        cache: SessionCache,
+        batch_size: int,
+        lease_ttl_ms: int,
+    ) -> None:
+        self.store = store
+        self.views = views
+        self.lobby = lobby
+        self.publisher = publisher  # only for views rebuilt after the rules failed mid-batch
+        self.cache = cache
+        self.batch_size = batch_size
+        self.lease_ttl_ms = lease_ttl_ms
+
+    async def drain(self, game_id: str) -> DrainReport:
+        """Apply up to one batch of one game's waiting commands (a round of one game)."""
+        [report] = (await self.drain_round([game_id])).reports
+        return report
+
+    async def drain_round(self, game_ids: list[str], then_take: NextTake | None = None) -> Round:
+        """Apply up to one batch of each game's waiting commands; a report per game, in order.
+
+        A game another runner holds is skipped ("busy"): its holder puts it back in the ready
+        set when it lets go, if commands still wait. With `then_take`, the round's commit also
+        takes (waiting if need be) the runner's next games, in the same round trip.
+        """
+        cached = {game_id: self.cache.take(game_id) for game_id in game_ids}
+        requests = [TurnRequest(game_id, _known_version(cached[game_id])) for game_id in game_ids]
+        turns = await self.store.open_turns(requests, self.lease_ttl_ms, self.batch_size)
+        # Leases this round holds until each game's turn is over: whatever happens to the
+        # round, they are given back before it ends, never left to expire.
+        held = {g: turn.lease for g, turn in zip(game_ids, turns, strict=True) if turn is not None}
+        try:
+            return await self._round(game_ids, cached, turns, held, then_take)
+        finally:
+            for game_id, lease in held.items():
+                await self._let_go(game_id, lease)
+
+    async def _round(
+        self,
+        game_ids: list[str],
+        cached: dict[str, GameSession | None],
+        turns: list[Turn | None],
+        held: dict[str, int],
+        then_take: NextTake | None,
+    ) -> Round:
+        reports: dict[str, DrainReport] = {}
+        planned: dict[str, _Planned] = {}
+        careful: dict[str, Turn] = {}  # games to go through one command at a time
+        for game_id, turn in zip(game_ids, turns, strict=True):
+            session = cached[game_id]
+            if turn is None:
+                if session is not None:
+                    self.cache.put(session)
+                reports[game_id] = DrainReport(game_id, "busy")
+                continue
+            try:
+                entry = await self._plan(game_id, session, turn)
+            except Exception:
+                log.exception("drain_plan_failed", game_id=game_id)
+                careful[game_id] = turn
+                continue
+            if entry.plan.events and not entry.plan.state_trusted:
+                # The rules failed after earlier commands of the batch moved the state: those
+                # go again one at a time, each checked and projected before it is committed.
+                careful[game_id] = turn
+                continue
+            planned[game_id] = entry
+        batches = [(game_id, entry.batch) for game_id, entry in planned.items()]
+        taken: list[str] = []
+        waited = False
+        sent = time.perf_counter()
+        if then_take is None:
+            outcomes = await self.store.commit_turns(batches)
+        else:
+            # The outcomes come back once the take returns: a round with work to do after its
+            # commit takes only the games ready now, and the runner waits afterwards.
+            waited = not careful and not any(entry.follow_up for entry in planned.values())
+            outcomes, taken = await self.store.commit_turns_then_take(
+                batches,
+                then_take.runner_job_id,
+                then_take.count,
+                then_take.wait_s if waited else 0.0,
+            )
+        for (game_id, entry), outcome in zip(planned.items(), outcomes, strict=True):
+            if isinstance(outcome, CommitFailed):
+                log.error("drain_commit_failed", game_id=game_id, reason=outcome.message)
+                careful[game_id] = entry.turn
+                continue
+            if isinstance(outcome, Committed):
+                held.pop(game_id, None)  # the commit gave the lease back
+            try:
+                reports[game_id] = await self._finish(game_id, entry, outcome, sent)
+            except RedisError:
+                raise
+            except Exception:  # after its commit: the game's turn is over all the same
+                log.exception("drain_finish_failed", game_id=game_id)
+                reports[game_id] = DrainReport(game_id, "applied", len(entry.plan.decided))
+            held.pop(game_id, None)
+        for game_id, turn in careful.items():
+            try:
+                reports[game_id] = await self._one_at_a_time(game_id, turn)
+            except RedisError:
+                raise
+            except Exception:  # its lease is given back below, with the round's
+                log.exception("drain_careful_failed", game_id=game_id)
+                reports[game_id] = DrainReport(game_id, "lease_lost")
+                continue
+            held.pop(game_id, None)
+        return Round([reports[game_id] for game_id in game_ids], taken, waited)
+
+    async def _let_go(self, game_id: str, lease: int) -> None:
+        """Give back the lease of a game whose turn the round did not finish (it failed)."""
+        self.cache.take(game_id)  # its session may be half-way through the failed turn
+        try:
+            await self.store.release_lease(game_id, lease)
+        except Exception:  # Redis is gone too: the lease expires on its own
+            log.exception("drain_release_failed", game_id=game_id)
+
+    async def _one_at_a_time(self, game_id: str, turn: Turn) -> DrainReport:
+        """Decide and commit a turn's commands one by one after its batch failed as a whole;
+        a command whose own step fails (rules, projection, store) is refused with
+        `command.internal_error`, and the game goes on to the next."""
+        lease, decided = turn.lease, 0
+        session = await self._fresh_session(game_id)
+        try:
+            for received in turn.commands:
+                if session is not None:
+                    try:
+                        entry = await self._plan(game_id, session, turn, [received])
+                        await self.store.commit(game_id, entry.batch)
+                    except (LeaseLost, VersionConflict, AlreadyDecided, GameMissing):
+                        return DrainReport(game_id, "lease_lost", decided)
+                    except Exception:
+                        log.exception("drain_command_failed", game_id=game_id)
+                    else:
+                        decided += 1
+                        if entry.plan.finished and not entry.was_finished and self.lobby:
+                            await self.lobby.close(game_id, session.meta.game)
+                        if not entry.plan.state_trusted:
+                            session = await self._fresh_session(game_id)
+                        continue
+                if not await self._refuse(game_id, lease, received):
+                    return DrainReport(game_id, "lease_lost", decided)
+                decided += 1
+                session = await self._fresh_session(game_id)
+        finally:
+            put_back = await self.store.release_lease(game_id, lease)
+        head = await self.store.head(game_id)
+        version = head.version if head is not None else 0
+        if session is not None and session.version == version:
+            self.cache.put(session)
+        if self.publisher is not None:
+            await self.publisher.publish(game_id, version)
+        return DrainReport(game_id, "applied", decided, version, put_back=put_back)
+
+    async def _fresh_session(self, game_id: str) -> GameSession | None:
+        """The game as stored, or None when it cannot be loaded (its rules fail on its own
+        events, or its game is not installed here)."""
+        try:
+            return await load_session(self.store, game_id)
+        except RedisError:
+            raise
+        except Exception:
+            log.exception("drain_load_failed", game_id=game_id)
+            return None
+
+    async def _refuse(self, game_id: str, lease: int, received: ReceivedCommand) -> bool:
+        """Record `received` as refused with nothing applied; False when the lease is lost."""
+        head = await self.store.head(game_id)
+        if head is None:
+            return False
+        record = CommandRecord(
+            "refused",
+            received.seat,
+            received.inbox_id,
+            code="command.internal_error",
+            message="the service failed on this command; nothing of it was applied",
+        )
+        batch = Batch(
+            lease=lease,
+            expected_version=head.version,
+            cursor=received.inbox_id,
+            head_hash=head.hash,
+            events=[],
+            decided=[Decided(received.command_id, record)],
+            finished=head.finished,
+            lease_ttl_ms=self.lease_ttl_ms,
+        )
+        try:
+            await self.store.commit(game_id, batch)
+        except (LeaseLost, VersionConflict, AlreadyDecided, GameMissing):
+            return False
+        return True
+
+    async def _plan(
+        self,
+        game_id: str,
+        cached: GameSession | None,
+        turn: Turn,
+        commands: list[ReceivedCommand] | None = None,
+    ) -> _Planned:
+        """Bring the game's session to the turn's head, decide its commands (or `commands`
+        alone, from a session already at the stored head), project them."""
+        if commands is not None and cached is not None:
+            session = cached
+        else:
+            session = _session_at_turn(game_id, cached, turn)
+            if session is None:  # the cache is ahead of the store (a restored Redis): reread
+                session = await load_session(self.store, game_id, head=turn.head)
+        was_finished = session.finished
+        plan = plan_batch(session, turn.commands if commands is None else commands)
+        # Projections ride in the same atomic step, unless the rules crashed half-way and
+        # the session's state can no longer be trusted (then they are rebuilt afterwards).
+        project = bool(plan.events) and session.rules_supported and plan.state_trusted
+        views = _views(session) if project else {}
+        batch = Batch(
+            lease=turn.lease,
+            expected_version=plan.expected_version,
+            cursor=plan.cursor,
+            head_hash=session.head_hash,
+            events=plan.events,
+            decided=plan.decided,
+            finished=plan.finished,
+            lease_ttl_ms=self.lease_ttl_ms,
+            views=views,
+        )
+        return _Planned(session, plan, batch, was_finished, time.perf_counter(), turn)
+
+    async def _finish(
+        self, game_id: str, entry: _Planned, outcome: Committed | Exception, sent: float
+    ) -> DrainReport:
+        """Keep the advanced session if the batch was committed; report the game's turn."""
+        plan, session = entry.plan, entry.session
+        if not isinstance(outcome, Committed):
+            # Someone else writes this game now; nothing of this batch was written and the
+            # advanced session is dropped. The lease is ours no more, or will expire.
+            log.warning("drain_lost_game", game_id=game_id, code=getattr(outcome, "code", ""))
+            await self.store.release_lease(game_id, entry.batch.lease)
+            return DrainReport(game_id, "lease_lost")
+        if not plan.decided:
+            self.cache.put(session)
+            return DrainReport(game_id, "idle", version=session.version, put_back=outcome.put_back)
+        if plan.state_trusted:
+            self.cache.put(session)
+        else:
+            await self._rebuild_views(game_id)
+        if plan.finished and not entry.was_finished and self.lobby is not None:
+            await self.lobby.close(game_id, session.meta.game)
+        log.info(
+            "batch_applied",
+            game_id=game_id,
+            command_ids=[d.command_id for d in plan.decided],
+            seats=[d.record.seat for d in plan.decided],
+            outcomes=[d.record.code or d.record.status for d in plan.decided],
+            first_version=plan.expected_version + 1 if plan.events else None,
+            last_version=plan.version,
+            finished=plan.finished,
+            # From opening the game to sending its commit (whose reply may wait for the
+            # runner's next games).
+            duration_ms=round((sent - entry.started) * 1000, 3),
+        )
+        return DrainReport(
+            game_id, "applied", len(plan.decided), plan.version, put_back=outcome.put_back
+        )
+
+    async def _rebuild_views(self, game_id: str) -> None:
+        """Refold a game whose rules failed mid-batch and store its views (unless a later
+        batch stored newer ones meanwhile), then tell its listeners."""
+        session = await load_session(self.store, game_id)
+        if session.rules_supported and self.views is not None:
+            await self.views.write(game_id, session.version, _views(session))
+        self.cache.put(session)
+        if self.publisher is not None:
+            await self.publisher.publish(game_id, session.version)
+
+
+def _views(session: GameSession) -> dict[str, bytes]:
+    """Every viewer's pre-encoded view of the session's state."""
+    return encode_views(
+        session.codec, session.game_id, session.version, session.state, session.meta.seats
+    )
+
+
+def _known_version(cached: GameSession | None) -> int:
+    """What a turn request says the worker has: its cached version, or 0 for nothing."""
+    return 0 if cached is None else cached.version
+
+
+def _session_at_turn(game_id: str, cached: GameSession | None, turn: Turn) -> GameSession | None:
+    """The session at the turn's head: the cached one folded forward by the events the turn
+    brought, or a new one from a cold start's facts; None when neither can be had."""
+    head = turn.head
+    if cached is not None:
+        if cached.version > head.version:
+            return None
+        session = cached  # its meta never changes
+    elif turn.meta is not None and turn.seed is not None:
+        codec = codec_for(turn.meta.game)
+        session = GameSession.start(game_id, turn.meta, codec, turn.seed, head)
+    else:
+        return None
+    if session.behind(head):
+        session.fold(turn.events)
+        if session.version != head.version:
+            return None  # events missing from the store's reply: never guess a state
+    session.move_to(head)
+    return session

@@ -1,0 +1,100 @@
+"""Projections: what each seat and the public may see, encoded once per batch, and the
+event pages filtered the same way.
+
+A view is the game's own `view(state, seat)`, wrapped in a contracts.api.ViewEnvelope and
+encoded in JSON and MessagePack, so serving one is a single Redis read with no encoding.
+
+Events shown to a seat or spectator while a game is in progress go through the game's
+`visible_event(event, seat) -> Event | None` (the event, a redacted copy, or None to withhold
+it). Once the game is over every event is public, as the revealed seed lets anyone re-derive
+every draw anyway.
+
+Chain values are shown only once the game is over: h_n and h_{n-1} together would let a client
+try every value of a hidden, low-entropy event (a die, a card) until the hash matches.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from contracts.api import EventRecord, Turn
+from contracts.stream import GameCreated, SeedRevealed
+from service.adapters.store.records import StoredEvent
+from service.adapters.store.side import view_field
+from service.core.codec import GameCodec
+
+FORMATS = ("json", "msgpack")
+
+
+class _Envelope(msgspec.Struct, frozen=True):
+    # The shape of contracts.api.ViewEnvelope, holding the game's View Struct as it is, so
+    # that each view is encoded straight from the Struct without an intermediate dict.
+    game_id: str
+    version: int
+    seat: int | None
+    view: Any
+
+
+_json = msgspec.json.Encoder()
+_msgpack = msgspec.msgpack.Encoder()
+_turn_decoder = msgspec.msgpack.Decoder(Turn)
+TURN_FORMAT = "turn"  # views-hash fields `turn:<seat>`: a msgpack contracts.api.Turn
+
+
+def encode_views(
+    codec: GameCodec, game_id: str, version: int, state: Any, seats: int
+) -> dict[str, bytes]:
+    """Every seat's view and the public view at `version` in both encodings, and each one's
+    turn (who acts, the seat's legal commands)."""
+    game = codec.game
+    to_act = game.to_act(state)
+    outcome = game.outcome(state)
+    fields: dict[str, bytes] = {}
+    for seat in [None, *range(seats)]:
+        envelope = _Envelope(game_id, version, seat, game.view(state, seat))
+        fields[view_field("json", seat)] = _json.encode(envelope)
+        fields[view_field("msgpack", seat)] = _msgpack.encode(envelope)
+        legal = game.legal_commands(state, seat) if seat in to_act else []
+        turn = Turn(
+            game_id=game_id,
+            version=version,
+            seat=seat,
+            to_act=list(to_act),
+            legal_commands=msgspec.to_builtins(legal),
+            finished=outcome is not None,
+            outcome=outcome,
+        )
+        fields[view_field(TURN_FORMAT, seat)] = _msgpack.encode(turn)
+    return fields
+
+
+def decode_turn(data: bytes) -> Turn:
+    """A stored turn back as its Struct."""
+    return _turn_decoder.decode(data)
+
+
+def visible_records(
+    codec: GameCodec, events: list[StoredEvent], seat: int | None, finished: bool
+) -> list[EventRecord]:
+    """The events `seat` (None: a spectator) may see, as API records."""
+    visible_event = codec.game.visible_event
+    records = []
+    for stored in events:
+        event = codec.decode_event(stored.data)
+        if isinstance(event, SeedRevealed) and not finished:
+            continue  # cannot happen in a consistent stream; never serve a seed early
+        if not finished and not isinstance(event, GameCreated):
+            event = visible_event(event, seat)
+            if event is None:
+                continue
+        records.append(
+            EventRecord(
+                version=stored.version,
+                event=msgspec.to_builtins(event),
+                hash=stored.hash.hex() if finished else "",
+                command_id=stored.command_id,
+            )
+        )
+    return records

@@ -1,0 +1,69 @@
+"""The facade's edge: input limits and checks, Redis failures as Unavailable, records as API
+messages."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Coroutine
+from typing import Any, ParamSpec, TypeVar
+
+from contracts.api import CommandOutcome
+from service.adapters.redis_outage import REDIS_OUTAGE
+from service.adapters.store.records import CommandRecord
+from service.shared.errors import InvalidInput, Unavailable
+
+MAX_ID_LENGTH = 128
+MAX_NAME_LENGTH = 64
+MAX_TOKEN_LENGTH = 256
+# Client-chosen ids travel in URL paths and headers: only characters that need no escaping
+# anywhere (RFC 3986 "unreserved"), so an id reads back under the very URL it was sent to.
+SAFE_ID = re.compile(rf"[A-Za-z0-9._~-]{{1,{MAX_ID_LENGTH}}}")
+SAFE_ID_CHARACTERS = "A-Z a-z 0-9 . _ ~ -"
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def redis_guarded(
+    method: Callable[P, Coroutine[Any, Any, T]],
+) -> Callable[P, Coroutine[Any, Any, T]]:
+    """Turn Redis connection failures into Unavailable (503 with Retry-After)."""
+
+    async def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return await method(*args, **kwargs)
+        except REDIS_OUTAGE as exc:
+            raise Unavailable("redis.unavailable", f"storage unavailable: {exc}") from None
+
+    guarded.__name__ = method.__name__
+    guarded.__doc__ = method.__doc__
+    return guarded
+
+
+def check_id(text: str, what: str) -> None:
+    """InvalidInput (422) unless `text` is a usable client-chosen id."""
+    if not SAFE_ID.fullmatch(text):
+        raise InvalidInput(
+            f"{what}.bad_id",
+            f"a {what} id is 1 to {MAX_ID_LENGTH} of the characters {SAFE_ID_CHARACTERS}",
+            details={"pattern": SAFE_ID.pattern},
+        )
+
+
+def api_outcome(command_id: str, record: CommandRecord) -> CommandOutcome:
+    """A stored command record as the API's CommandOutcome."""
+    return CommandOutcome(
+        command_id=command_id,
+        status=record.status,
+        seat=record.seat,
+        first_version=record.first_version,
+        last_version=record.last_version,
+        code=record.code,
+        message=record.message,
+        details=record.details,
+    )
+
+
+def token_hash(token: str) -> bytes:
+    """What is stored of a seat token: its SHA-256 (the token itself never is)."""
+    return hashlib.sha256(token.encode()).digest()

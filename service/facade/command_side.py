@@ -1,0 +1,222 @@
+"""The facade's command side: create a game, take a seat, submit a command, learn its outcome.
+
+Every method raises a `service.shared.errors.ServiceError` subclass on bad input and
+`Unavailable` when Redis cannot be reached; nothing is changed by a call that raises, except a
+command that reached the inbox (it is then processed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from contracts.api import (
+    CommandOutcome,
+    GameCreated,
+    SeatJoined,
+)
+from service.adapters.notifications import Notifier
+from service.adapters.rq_scheduler import DrainScheduler
+from service.adapters.store.ports import CommandStore
+from service.adapters.store.records import Accepted, Duplicate, ReceivedCommand, Throttled
+from service.adapters.store.side import Lobby, Seats
+from service.core.codec import codec_for
+from service.core.pipeline.create import open_game
+from service.core.projections import (
+    encode_views,
+)
+from service.facade.checks import (
+    MAX_ID_LENGTH,
+    MAX_NAME_LENGTH,
+    api_outcome,
+    check_id,
+    redis_guarded,
+    token_hash,
+)
+from service.facade.metas import GameMetas
+from service.shared.errors import (
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    RateLimited,
+)
+from service.shared.settings import Settings
+
+SEED_BYTES = 32  # a game's secret seed (docs/architecture.md: randomness is provably fair)
+
+
+def new_game_id() -> str:
+    """A fresh game id: 96 random bits, URL-safe, never starting with "-" (which a command line
+    would read as an option: `skald replay -x…`)."""
+    while (game_id := secrets.token_urlsafe(12)).startswith("-"):
+        pass
+    return game_id
+
+
+class CommandSide:
+    """What changes a game: creating it, seating players, queueing their commands."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: CommandStore,
+        seats: Seats,
+        lobby: Lobby,
+        notifier: Notifier,
+        scheduler: DrainScheduler,
+        metas: GameMetas,
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.seats = seats
+        self.lobby = lobby
+        self.notifier = notifier
+        self.scheduler = scheduler
+        self.metas = metas
+
+    @redis_guarded
+    async def create_game(
+        self, game: str, config: dict[str, Any], seed_hex: str | None = None
+    ) -> GameCreated:
+        """Create a game with a fresh secret seed (or a chosen one, where settings allow it);
+        InvalidInput for an unknown game or a bad config or seed."""
+        codec = codec_for(game)
+        if not isinstance(config, dict):
+            raise InvalidInput("game.bad_config", "a game's config is a JSON object")
+        game_id = new_game_id()
+        seed = secrets.token_bytes(SEED_BYTES) if seed_hex is None else self._chosen_seed(seed_hex)
+        now = datetime.now(UTC)
+        opened = open_game(codec, game_id, config, seed, now.isoformat(timespec="seconds"))
+        version = len(opened.events)
+        views = encode_views(codec, game_id, version, opened.state, opened.meta.seats)
+        await self.store.create(game_id, opened.meta, seed, opened.events, opened.finished, views)
+        if not opened.finished:
+            await self.lobby.open(game_id, game, int(now.timestamp() * 1000))
+        return GameCreated(
+            game_id=game_id,
+            game=game,
+            rules_version=opened.meta.rules_version,
+            seats=opened.meta.seats,
+            seed_sha256=opened.seed_sha256,
+        )
+
+    def _chosen_seed(self, seed_hex: str) -> bytes:
+        """The client's seed, if this server accepts chosen seeds and it is 32 bytes in hex."""
+        if not self.settings.allow_chosen_seeds:
+            raise Forbidden(
+                "game.chosen_seed_refused",
+                "this server draws every game's seed itself; a chosen seed is accepted only "
+                "by a server started with SKALD_ALLOW_CHOSEN_SEEDS (demos and tests)",
+            )
+        try:
+            seed = bytes.fromhex(seed_hex)
+        except ValueError:
+            seed = b""
+        if len(seed) != SEED_BYTES:
+            raise InvalidInput(
+                "game.bad_seed",
+                f"a seed is {SEED_BYTES} bytes written as {2 * SEED_BYTES} hex digits",
+            )
+        return seed
+
+    @redis_guarded
+    async def join(self, game_id: str, seat: int | None, name: str) -> SeatJoined:
+        """Take a seat (the lowest free one when `seat` is None) and return its token once."""
+        meta = await self.metas.get(game_id)
+        if seat is not None and seat < 0:
+            raise InvalidInput("seat.out_of_range", f"seat {seat} does not exist")
+        name = name.strip()
+        if len(name) > MAX_NAME_LENGTH or not name.isprintable():
+            raise InvalidInput(
+                "seat.bad_name", f"a name is at most {MAX_NAME_LENGTH} printable characters"
+            )
+        token = secrets.token_urlsafe(32)  # 256 random bits; only its hash is stored
+        taken_seat, taken, seats = await self.seats.take(game_id, seat, token_hash(token), name)
+        if taken == seats:
+            await self.lobby.close(game_id, meta.game)
+        return SeatJoined(game_id=game_id, seat=taken_seat, token=token)
+
+    @redis_guarded
+    async def submit(
+        self,
+        game_id: str,
+        seat: int,
+        command_id: str,
+        command: dict[str, Any],
+        request_id: str,
+    ) -> CommandOutcome:
+        """Queue a command for `seat` ("queued"), or return the outcome of the same command id."""
+        meta = await self.metas.get(game_id)
+        check_id(command_id, "command")
+        if not 0 <= seat < meta.seats:
+            raise Forbidden("seat.out_of_range", f"no seat {seat} in this game")
+        codec = codec_for(meta.game)
+        body = codec.canonical(codec.parse_command(command))
+        received = ReceivedCommand(seat, command_id, request_id[:MAX_ID_LENGTH], body)
+        job_id = self.scheduler.new_job_id()  # enqueued only if the submit claims a slot
+        result = await self.store.submit(
+            game_id,
+            received,
+            job_id,
+            self.settings.rate_per_seat,
+            int(self.settings.rate_window_s * 1000),
+        )
+        match result:
+            case Accepted(start_runner=start_runner):
+                if start_runner:
+                    await self.scheduler.schedule(job_id)
+                return CommandOutcome(command_id=command_id, status="queued", seat=seat)
+            case Duplicate(received=first, record=record):
+                if first.seat != seat or first.body != body:
+                    # One answer whether this seat or another sent the id: the reply never
+                    # tells which seat's command an id names.
+                    raise Conflict(
+                        "command.id_reused",
+                        "this command id was already used in this game for another command; "
+                        "choose a fresh one",
+                    )
+                return api_outcome(command_id, record)
+            case Throttled(retry_after_ms=retry_after_ms):
+                raise RateLimited(
+                    "seat.rate_limited",
+                    f"at most {self.settings.rate_per_seat} commands per "
+                    f"{self.settings.rate_window_s:g}s per seat",
+                    retry_after=retry_after_ms / 1000,
+                )
+        raise AssertionError(f"unexpected submit result {result!r}")
+
+    @redis_guarded
+    async def outcome(
+        self, game_id: str, command_id: str, *, seat: int | None = None
+    ) -> CommandOutcome:
+        """What became of a command so far; NotFound for an unknown id (or another seat's)."""
+        await self.metas.get(game_id)
+        record = await self.store.command(game_id, command_id)
+        if record is None and await self.store.meta(game_id) is None:
+            await self.store.absent(game_id)  # quarantined (or damaged) since cached
+        if record is None or (seat is not None and record.seat != seat):
+            raise NotFound("command.not_found", f"no command {command_id!r} in this game")
+        return api_outcome(command_id, record)
+
+    @redis_guarded
+    async def wait_outcome(
+        self, game_id: str, command_id: str, timeout_s: float, *, seat: int | None = None
+    ) -> CommandOutcome:
+        """The command's outcome once decided, or "queued" after `timeout_s` seconds."""
+        timeout_s = max(0.0, min(timeout_s, self.settings.max_wait_s))
+        current = await self.outcome(game_id, command_id, seat=seat)
+        if current.status != "queued" or timeout_s == 0:
+            return current
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout_s), self.notifier.listen(game_id) as versions:
+                # Subscribed before this read: a decision published after it wakes us below.
+                while (current := await self.outcome(game_id, command_id, seat=seat)).status == (
+                    "queued"
+                ):
+                    await versions.get()
+                return current
+        return await self.outcome(game_id, command_id, seat=seat)

@@ -1,0 +1,121 @@
+"""The history operations behind the HTTP routes and the `skald` sub-commands, over one store."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from contracts.history import AuditReport, FairnessReport, GameVerification, ReplayFrame
+from service.adapters.store.keys import is_game_id
+from service.adapters.store.ports import GameMissing, HistoryStore
+from service.read.history.audit import audit_command, audit_version
+from service.read.history.disclosure import Audience
+from service.read.history.fairness import fairness_report
+from service.read.history.inspection import KeyInspector
+from service.read.history.loading import StoredGame, read_game
+from service.read.history.rebuild import (
+    ProjectionWriter,
+    RebuildResult,
+    rebuild_projections,
+)
+from service.read.history.record import GameHistory, decode_history
+from service.read.history.repair import GameMaintenance, RepairReport
+from service.read.history.replay import replay_frame
+from service.read.history.verify import FROZEN_GRACE_S, verify_game, verify_games
+
+GameIds = Callable[[], Awaitable[list[str]]]
+
+
+class HistoryService:
+    """Replay, audit, fairness, verification and projection rebuilds of stored games.
+
+    `writer` and `game_ids` are needed only to rebuild projections and to visit every game,
+    `maintenance` to check a game's keys, repair and quarantine; `service.bootstrap.history`
+    provides them.
+    """
+
+    def __init__(
+        self,
+        store: HistoryStore,
+        writer: ProjectionWriter | None = None,
+        game_ids: GameIds | None = None,
+        maintenance: GameMaintenance | None = None,
+    ) -> None:
+        self.store = store
+        self.writer = writer
+        self._game_ids = game_ids
+        self.maintenance = maintenance
+        self.inspector: KeyInspector | None = maintenance.inspector if maintenance else None
+
+    async def stored(self, game_id: str) -> StoredGame:
+        """A game's stored record at its head, not yet decoded (GameMissing for none)."""
+        if not is_game_id(game_id):
+            raise GameMissing(game_id)
+        return await read_game(self.store, game_id)
+
+    async def history(self, game_id: str) -> GameHistory:
+        """A game's decoded history at its head (GameMissing, RulesVersionMismatch...)."""
+        return decode_history(await self.stored(game_id))
+
+    async def replay(
+        self, game_id: str, audience: Audience, at: int | None = None, seat: int | None = None
+    ) -> ReplayFrame:
+        """The game at version `at` (the last by default) as `seat`'s view or the public."""
+        return replay_frame(await self.history(game_id), audience, at, seat)
+
+    async def audit_version(self, game_id: str, version: int, audience: Audience) -> AuditReport:
+        """The audit of the move that produced `version`."""
+        return audit_version(await self.history(game_id), version, audience)
+
+    async def audit_command(self, game_id: str, command_id: str, audience: Audience) -> AuditReport:
+        """The audit of a command by its id."""
+        return audit_command(await self.history(game_id), command_id, audience)
+
+    async def fairness(self, game_id: str) -> FairnessReport:
+        """The seed check ("pending" until the game ends; public either way)."""
+        return fairness_report(await self.history(game_id))
+
+    async def verify(self, game_id: str) -> GameVerification:
+        """Every check of one game."""
+        if not is_game_id(game_id):
+            raise GameMissing(game_id)
+        return await verify_game(self.store, game_id, self.inspector)
+
+    async def game_ids(self) -> list[str]:
+        """Every stored game's id."""
+        if self._game_ids is None:
+            raise RuntimeError("this HistoryService was built without a way to list games")
+        return await self._game_ids()
+
+    async def verify_all(
+        self,
+        game_ids: list[str],
+        on_done: Callable[[GameVerification], None] | None = None,
+        grace_s: float = FROZEN_GRACE_S,
+    ) -> list[GameVerification]:
+        """Verify the given games, reporting each as it is done (frozen: waiting `grace_s`)."""
+        return await verify_games(self.store, game_ids, on_done, self.inspector, grace_s)
+
+    async def rebuild(self, game_id: str) -> RebuildResult:
+        """Recompute and store one game's projections from its events."""
+        if self.writer is None:
+            raise RuntimeError("this HistoryService was built without a projection writer")
+        return await rebuild_projections(self.store, self.writer, game_id)
+
+    def _maintenance(self, game_id: str) -> GameMaintenance:
+        if self.maintenance is None:
+            raise RuntimeError("this HistoryService was built without access to the keys")
+        if not is_game_id(game_id):
+            raise GameMissing(game_id)
+        return self.maintenance
+
+    async def repair(self, game_id: str) -> RepairReport:
+        """Rebuild what the events can rebuild of a damaged game; name what cannot be."""
+        return await self._maintenance(game_id).repair(game_id)
+
+    async def quarantine(self, game_id: str, reason: str) -> bool:
+        """Take a game out of service (False: it already was)."""
+        return await self._maintenance(game_id).quarantine(game_id, reason)
+
+    async def release(self, game_id: str) -> bool:
+        """Put a quarantined game back in service (False: it was not quarantined)."""
+        return await self._maintenance(game_id).release(game_id)

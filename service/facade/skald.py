@@ -1,0 +1,92 @@
+"""The application facade the HTTP layer and the CLI call: one async object, `Skald`, with a
+command side (`commands`), a read side (`reads`) and the history of stored games (`history`).
+
+Built by `service.bootstrap`, which wires every part. Connections open lazily: building the
+facade succeeds while Redis is down, and `ping` tells readiness.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+
+from redis import Redis as SyncRedis
+from redis.asyncio import Redis
+
+from service.adapters.notifications import Notifier
+from service.adapters.store.ports import EventStore
+from service.adapters.store.side import KnownTokens, Seats
+from service.facade.checks import (
+    MAX_TOKEN_LENGTH,
+    redis_guarded,
+    token_hash,
+)
+from service.facade.command_side import CommandSide
+from service.facade.history_side import HistoryService
+from service.facade.metas import GameMetas
+from service.facade.read_side import ReadSide
+from service.shared.errors import (
+    Unauthorized,
+)
+from service.shared.settings import Settings
+
+
+class Skald:
+    """The service's operations: `commands`, `reads`, `history`, and who a token is."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        redis: Redis,
+        queue_redis: SyncRedis | None,
+        commands: CommandSide,
+        reads: ReadSide,
+        history: HistoryService,
+        metas: GameMetas,
+        seats: Seats,
+        known_tokens: KnownTokens,
+        notifier: Notifier,
+        store: EventStore,
+    ) -> None:
+        """Built by `service.bootstrap`, the one place that wires the object graph."""
+        self.settings = settings
+        self.redis = redis
+        self._queue_redis = queue_redis
+        self.commands = commands
+        self.reads = reads
+        self.history = history
+        self.metas = metas
+        self.seats = seats
+        self.known_tokens = known_tokens
+        self.notifier = notifier
+        self.store = store  # the whole store, for operators' tools and tests
+
+    async def close(self) -> None:
+        """Close every connection this object opened."""
+        await self.notifier.close()
+        await self.redis.aclose()
+        if self._queue_redis is not None:
+            self._queue_redis.close()
+
+    @redis_guarded
+    async def ping(self) -> None:
+        """Check that the event Redis and the queue Redis answer; raises Unavailable otherwise."""
+        await self.redis.ping()
+        if self._queue_redis is not None:
+            await asyncio.to_thread(self._queue_redis.ping)
+
+    @redis_guarded
+    async def authenticate(self, game_id: str, token: str) -> int:
+        """The seat a token belongs to in this game; Unauthorized otherwise."""
+        await self.metas.get(game_id)
+        if not 0 < len(token) <= MAX_TOKEN_LENGTH:
+            raise Unauthorized("token.invalid", "this token is not valid for this game")
+        digest = token_hash(token)
+        found = await self.known_tokens.seat_of(
+            game_id, lambda stored: hmac.compare_digest(stored, digest)
+        )
+        if found is None:
+            await self.seats.check_records(game_id)  # a lost seat record is not a bad token
+            raise Unauthorized("token.invalid", "this token is not valid for this game")
+        return found

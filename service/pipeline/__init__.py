@@ -1,1 +1,0 @@
-"""The command path of DESIGN.md: create, submit, drain (apply a batch), sweep lost drains."""

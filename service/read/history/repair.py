@@ -1,0 +1,123 @@
+"""Operator commands on a damaged game: repair what the events can rebuild, or quarantine it.
+
+A repair rebuilds what is derived from the events: every view and turn projection (through
+the workers' own projection writer) and the head's chain value when the chain itself holds;
+and it marks a game with waiting commands ready and pending, so a worker comes for them. It
+says what it cannot repair: events are the record, and a lost event, a lost secret, a seat's
+lost token or a lost meta record cannot be made up from anything else.
+
+A quarantine takes a game out of service: its meta, views and command records are set aside
+(every read and command then answers `game.quarantined`) until it is released.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.commands.core import AsyncScript
+
+from service.adapters.store.keys import GameKeys, pending_key, ready_key
+from service.adapters.store.ports import GameMissing, HistoryStore
+from service.adapters.store.scripts import script_source
+from service.core.pipeline.chain import first_broken_link
+from service.read.history.inspection import KeyInspector
+from service.read.history.loading import read_game
+from service.read.history.rebuild import ProjectionWriter, rebuild_projections
+from service.read.history.verify import check_records
+from service.shared.errors import GameDamaged
+
+
+@dataclass
+class RepairReport:
+    """What a repair did to one game, and what it could not repair."""
+
+    game_id: str
+    repaired: list[str] = field(default_factory=list)
+    unrepairable: list[str] = field(default_factory=list)
+
+
+class GameMaintenance:
+    """Repair and quarantine of games on one Redis (keys under `prefix`)."""
+
+    def __init__(
+        self, redis: Redis, prefix: str, store: HistoryStore, writer: ProjectionWriter
+    ) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.store = store
+        self.writer = writer
+        self.inspector = KeyInspector(redis, prefix)
+        script: Any = redis.register_script(script_source("quarantine"))
+        self._quarantine: AsyncScript = script
+
+    def _script_keys(self, game_id: str) -> list[str]:
+        keys = GameKeys(self.prefix, game_id)
+        pairs = [name for key in keys.quarantined() for name in (key, keys.set_aside(key))]
+        return [keys.quarantine, ready_key(self.prefix), pending_key(self.prefix), *pairs]
+
+    async def quarantine(self, game_id: str, reason: str) -> bool:
+        """Take the game out of service; False when it already is."""
+        if not (await self.inspector.inspect(game_id)).present:
+            raise GameMissing(game_id)
+        done = await self._quarantine(keys=self._script_keys(game_id), args=["set", reason])
+        return bool(done)
+
+    async def release(self, game_id: str) -> bool:
+        """Put a quarantined game back in service; False when it was not quarantined."""
+        done = await self._quarantine(keys=self._script_keys(game_id), args=["release", game_id])
+        return bool(done)
+
+    async def repair(self, game_id: str) -> RepairReport:
+        """Rebuild what the events can rebuild; name what cannot be repaired."""
+        report = RepairReport(game_id)
+        keys = await self.inspector.inspect(game_id)
+        if keys.quarantine is not None:
+            report.unrepairable.append(
+                f"quarantined ({keys.quarantine}): release it first, then repair it"
+            )
+            return report
+        if not keys.present:
+            raise GameMissing(game_id)
+        if "meta" not in keys.present:
+            report.unrepairable.append(
+                "the meta record is lost (the game's facts, head, inbox cursor and player "
+                "names): not rebuilt; quarantine the game"
+            )
+            return report
+        try:
+            stored = await read_game(self.store, game_id)
+        except GameDamaged as exc:
+            report.unrepairable.append(
+                f"{exc.damage}: events are the record, a lost one cannot be rebuilt; "
+                "quarantine the game"
+            )
+            return report
+        if first_broken_link(game_id, stored.events) is not None:
+            report.unrepairable.append("the hash chain is broken: an event was changed")
+        elif stored.events and stored.head.hash != stored.events[-1].hash:
+            await self.redis.hset(GameKeys(self.prefix, game_id).meta, "h", stored.events[-1].hash)
+            report.repaired.append("the head's chain value, set to the last event's")
+        rebuilt = await rebuild_projections(self.store, self.writer, game_id)
+        if rebuilt.status == "failed":
+            report.unrepairable.append(f"projections not rebuilt: {rebuilt.detail}")
+        else:
+            report.repaired.append(f"views and turns rebuilt at version {rebuilt.version}")
+        records = check_records(stored, keys, await self.store.seed(game_id))
+        if records.status == "failed":
+            report.unrepairable.append(records.detail)
+        queued = sum(1 for command in stored.commands if not command.decided)
+        if queued and "lease" not in keys.present:
+            await self._mark_waiting(game_id)
+            waiting = f"{queued} command{'s' if queued > 1 else ''} waiting"
+            report.repaired.append(f"marked ready for a worker ({waiting})")
+        return report
+
+    async def _mark_waiting(self, game_id: str) -> None:
+        # Ready: a live runner takes it at once; pending: the sweeper starts one otherwise.
+        seconds, micros = await self.redis.time()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(ready_key(self.prefix), {game_id: seconds * 1_000_000 + micros}, nx=True)
+            pipe.zadd(pending_key(self.prefix), {game_id: seconds * 1000 + micros // 1000})
+            await pipe.execute()
