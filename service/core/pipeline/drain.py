@@ -46,7 +46,9 @@ from service.core.projections import encode_views
 
 log = structlog.get_logger("skald.worker")
 
-DrainStatus = Literal["applied", "idle", "busy", "lease_lost"]
+# "resting": not even a refusal could be written for the game; it keeps its lease until the
+# lease expires (then the sweeper wakes it) rather than spin from runner to runner.
+DrainStatus = Literal["applied", "idle", "busy", "lease_lost", "resting"]
 
 
 @dataclass(frozen=True)
@@ -231,6 +233,7 @@ class Drainer:
         `command.internal_error`, and the game goes on to the next."""
         lease, decided = turn.lease, 0
         session = await self._fresh_session(game_id)
+        resting = False
         try:
             for received in turn.commands:
                 if session is not None:
@@ -248,12 +251,21 @@ class Drainer:
                         if not entry.plan.state_trusted:
                             session = await self._fresh_session(game_id)
                         continue
-                if not await self._refuse(game_id, lease, received):
+                try:
+                    refused = await self._refuse(game_id, lease, received)
+                except RedisError:
+                    raise
+                except Exception:
+                    log.exception("drain_game_resting", game_id=game_id, lease_ms=self.lease_ttl_ms)
+                    resting = True
+                    return DrainReport(game_id, "resting", decided)
+                if not refused:
                     return DrainReport(game_id, "lease_lost", decided)
                 decided += 1
                 session = await self._fresh_session(game_id)
         finally:
-            put_back = await self.store.release_lease(game_id, lease)
+            if not resting:
+                put_back = await self.store.release_lease(game_id, lease)
         head = await self.store.head(game_id)
         version = head.version if head is not None else 0
         if session is not None and session.version == version:

@@ -184,17 +184,19 @@ def test_the_bounds_are_in_the_openapi_document() -> None:
 
 class FailingCommits(InMemoryEventStore):
     """A store whose commits fail (as an unwritable batch would) for batches that apply one
-    of `poisoned` (its refusal alone can be written), and whose round commits raise once
-    after `crash_rounds` is set."""
+    of `poisoned` (its refusal alone can be written) or decide one of `unwritable`, and whose
+    round commits raise once after `crash_rounds` is set."""
 
-    def __init__(self, poisoned: set[str]) -> None:
+    def __init__(self, poisoned: set[str], unwritable: set[str] | None = None) -> None:
         super().__init__(runners=RunnerLimits(1, 60_000))
         self.poisoned = poisoned
+        self.unwritable = unwritable or set()  # not even their refusal can be written
         self.crash_rounds = 0
 
     def _poisoned(self, batch: Batch) -> bool:
         return any(
-            decided.command_id in self.poisoned and decided.record.status == "applied"
+            decided.command_id in self.unwritable
+            or (decided.command_id in self.poisoned and decided.record.status == "applied")
             for decided in batch.decided
         )
 
@@ -298,3 +300,25 @@ async def test_a_crashed_round_gives_its_leases_and_its_slot_back_at_once(
     await scheduler.run_all(runner)
     for n in range(3):
         assert (await store.command(f"g{n}", f"c{n}")).status == "applied"  # type: ignore[union-attr]
+
+
+async def test_a_game_that_cannot_record_even_a_refusal_rests_instead_of_spinning(
+    race: RaceGame,
+) -> None:
+    # Given a game whose store takes no outcome of one command, beside a healthy game
+    store = FailingCommits(set(), unwritable={"stuck"})
+    scheduler, runner = memory_runner(store)
+    for game_id in ("g1", "g2"):
+        await stored_race(store, game_id)
+    await memory_submit(store, scheduler, "g1", "stuck", race_state().turn)
+    await memory_submit(store, scheduler, "g2", "healthy", race_state().turn)
+
+    # When the runners run until none is scheduled (a spinning game would never let them end)
+    ran = await scheduler.run_all(runner)
+
+    # Then the healthy game's move is applied, and the stuck game rests under its lease (the
+    # sweeper wakes it once the lease expires), its command still queued
+    assert ran == 1
+    assert (await store.command("g2", "healthy")).status == "applied"  # type: ignore[union-attr]
+    assert (await store.command("g1", "stuck")).status == "queued"  # type: ignore[union-attr]
+    assert await store.lease_held("g1") and not await store.lease_held("g2")
