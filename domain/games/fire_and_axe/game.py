@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from contracts.base import Command, Event, GameConfig
@@ -58,13 +58,6 @@ class FireAndAxeGame:
     def evolve(self, state: FireAndAxeState | None, event: Event) -> FireAndAxeState:
         """Apply one event."""
         return evolve(state, event)
-
-    def fold(self, state: FireAndAxeState | None, events: Iterable[Event]) -> FireAndAxeState:
-        """Apply events in order (what `evolve` gives event by event)."""
-        for event in events:
-            state = evolve(state, event)
-        assert state is not None, "a fold needs at least the setup event"
-        return state
 
     def copy_state(self, state: FireAndAxeState) -> FireAndAxeState:
         """An independent copy."""
