@@ -40,7 +40,7 @@ ITEMS: tuple[Item, ...] = ("crew", "fish", "tusks", "furs")
 HOMELANDS: tuple[Homeland, ...] = ("Norway", "Sweden", "Denmark")
 
 
-DEFAULT_ROUND_LIMIT = 40
+DEFAULT_ROUND_LIMIT = 60
 
 
 class FireAndAxeConfig(GameConfig, frozen=True, forbid_unknown_fields=True):

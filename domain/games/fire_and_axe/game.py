@@ -26,7 +26,8 @@ class FireAndAxeGame:
 
     name: str = "fire-and-axe"
     # Bump when a rule, a decision or the data changes: stored games replay under their own.
-    rules_version: str = "1"
+    # "provisional": the board, treasures and cards are designed (see the README).
+    rules_version: str = "2015/provisional-1"
     config_type: type[GameConfig] = FireAndAxeConfig
     command_type = FireAndAxeCommand
     event_type = FireAndAxeEvent
