@@ -7,7 +7,9 @@ nearest port where a Task can be tried (Saga ports count as nearer), avoids weat
 ending its turn before a Sail that would cover a skull, tries Raid, Settle or Trade there, plays
 Runes when it may, and winters when its longship is spent. Games run with a round limit of 80;
 games that reach it count as capped. Reported per player count: rounds (median and 95th
-percentile), how the games end, Sagas completed, and the share of sailing turns with losses.
+percentile), how the games end, Sagas completed (and those completed in under 5% of the games
+that deal them), the share of sailing turns with losses, how often a goods type runs out, and
+the ports visited in fewer than 20% of games.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import statistics
 from collections import Counter, deque
+from dataclasses import dataclass, field
 
 from contracts.base import Command
 from contracts.games.fire_and_axe import (
@@ -32,6 +35,7 @@ from contracts.games.fire_and_axe import (
     Raid,
     RaidAgain,
     SagaCompleted,
+    SagaRevealed,
     Sail,
     Sailed,
     Settle,
@@ -188,30 +192,50 @@ def next_step(state: FireAndAxeState, seat: int) -> str | None:
     return None
 
 
-def play(players: int, seed: int) -> tuple[int, str, int, int, int]:
-    """One game: (rounds, how it ended, Sagas completed, sailing turns, turns with losses)."""
+@dataclass
+class Record:
+    """What one game showed."""
+
+    rounds: int = 0
+    ending: str = ""
+    completed: set[int] = field(default_factory=set)
+    dealt: set[int] = field(default_factory=set)
+    visited: set[str] = field(default_factory=set)
+    goods_ran_out: bool = False
+    sailing_turns: int = 0
+    loss_turns: int = 0
+
+
+def play(players: int, seed: int) -> Record:
+    """One game, recorded."""
     chance = Chance(f"playtest {players} {seed}".encode())
     config = FireAndAxeConfig(players=players, round_limit=CAP_ROUNDS)
     state = fold(GAME, GAME.setup(config, chance))
-    ending, sagas, sailing_turns, loss_turns = "", 0, 0, 0
+    record = Record(dealt={saga for saga in state.saga_spaces if saga is not None})
     sailed = lost = False
     while acting := GAME.to_act(state):
         events = GAME.decide(state, choose(state, acting[0]), acting[0], chance)
         for event in events:
             if isinstance(event, Sailed):
                 sailed = True
+                if event.to in DATA.ports:
+                    record.visited.add(event.to)
             elif isinstance(event, ItemLost) and event.reason == "weather":
                 lost = True
             elif isinstance(event, TurnBegan):
-                sailing_turns += sailed
-                loss_turns += lost
+                record.sailing_turns += sailed
+                record.loss_turns += lost
                 sailed = lost = False
             elif isinstance(event, SagaCompleted):
-                sagas += 1
+                record.completed.add(event.saga)
+            elif isinstance(event, SagaRevealed):
+                record.dealt.add(event.saga)
             elif isinstance(event, GameEnded):
-                ending = event.reason
+                record.ending = event.reason
         state = fold(GAME, events, state)
-    return state.round, ending, sagas, sailing_turns, loss_turns
+        record.goods_ran_out |= min(state.supply.values()) == 0
+    record.rounds = state.round
+    return record
 
 
 def main() -> None:
@@ -220,18 +244,30 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="*", default=[3, 4, 5])
     args = parser.parse_args()
     for players in args.players:
-        results = [play(players, seed) for seed in range(args.games)]
-        rounds = sorted(result[0] for result in results)
-        endings = Counter(result[1] for result in results)
-        sagas = [result[2] for result in results]
-        sailing = sum(result[3] for result in results)
-        losses = sum(result[4] for result in results)
+        records = [play(players, seed) for seed in range(args.games)]
+        rounds = sorted(record.rounds for record in records)
+        endings = Counter(record.ending for record in records)
+        sagas = [len(record.completed) for record in records]
+        sailing = sum(record.sailing_turns for record in records)
+        losses = sum(record.loss_turns for record in records)
         p95 = rounds[min(len(rounds) - 1, int(0.95 * len(rounds)))]
+        dealt = Counter(saga for record in records for saga in record.dealt)
+        done = Counter(saga for record in records for saga in record.completed)
+        unlucky = sorted(
+            DATA.sagas[saga].title for saga in dealt if done[saga] < 0.05 * dealt[saga]
+        )
+        visits = Counter(port for record in records for port in record.visited)
+        rare = sorted(port for port in DATA.ports if visits[port] < 0.2 * args.games)
+        ran_out = sum(record.goods_ran_out for record in records)
         print(
             f"{players} players, {args.games} games: rounds median {statistics.median(rounds)}, "
             f"95th percentile {p95}; endings {dict(sorted(endings.items()))} "
-            f"(round_limit = capped at {CAP_ROUNDS}); Sagas completed median "
-            f"{statistics.median(sagas)}; sailing turns with losses {losses / max(1, sailing):.0%}"
+            f"(round_limit = capped at {CAP_ROUNDS})\n"
+            f"  Sagas completed per game: median {statistics.median(sagas)}; completed in under "
+            f"5% of the games that dealt them: {', '.join(unlucky) or 'none'}\n"
+            f"  sailing turns with losses {losses / max(1, sailing):.0%}; a goods type ran out "
+            f"in {ran_out / args.games:.0%} of games; ports visited in under 20% of games: "
+            f"{', '.join(rare) or 'none'}"
         )
 
 
