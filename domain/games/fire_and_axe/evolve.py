@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable
+from typing import Any, cast
 
 from contracts.base import Event
 from contracts.games.fire_and_axe import (
@@ -94,154 +95,256 @@ def _end_attack(turn: Turn) -> None:
     turn.attack = set()
 
 
+def _starting_bonus(state: FireAndAxeState, event: StartingBonus) -> None:
+    _score(state.players[event.seat], "starting_bonus", event.points)
+
+
+def _saga_revealed(state: FireAndAxeState, event: SagaRevealed) -> None:
+    state.saga_deck.remove(event.saga)
+    state.saga_spaces[event.space] = event.saga
+
+
+def _saga_discarded(state: FireAndAxeState, event: SagaDiscarded) -> None:
+    state.saga_deck.remove(event.saga)
+    state.saga_discards.append(event.saga)
+
+
+def _era_began(state: FireAndAxeState, event: EraBegan) -> None:
+    state.era = event.era
+
+
+def _final_round_tokens_taken(state: FireAndAxeState, event: FinalRoundTokensTaken) -> None:
+    state.final_holder = event.seat
+    state.players[event.seat].final_round_tokens = 3
+
+
+def _final_round_token_placed(state: FireAndAxeState, event: FinalRoundTokenPlaced) -> None:
+    state.final_placed = event.placed
+    state.players[event.seat].final_round_tokens -= 1
+    current_turn(state).last_turn = event.placed == 3
+
+
+def _rune_deck_reshuffled(state: FireAndAxeState, event: RuneDeckReshuffled) -> None:
+    state.rune_deck = list(event.order)
+    state.rune_discards = []
+    if event.draws:
+        state.draws = max(event.draws) + 1
+
+
+def _rune_drawn(state: FireAndAxeState, event: RuneDrawn) -> None:
+    player = state.players[event.seat]
+    player.runes = sorted([*player.runes, state.rune_deck.pop(0)])
+    if event.action:
+        current_turn(state).preparation += 1
+
+
+def _loaded(state: FireAndAxeState, event: Loaded) -> None:
+    player = state.players[event.seat]
+    if event.item == "crew":
+        player.crew += 1
+    else:
+        state.supply[event.item] -= 1
+        player.goods = sorted([*player.goods, event.item])
+    current_turn(state).preparation += 1
+
+
+def _left_wintering(state: FireAndAxeState, event: LeftWintering) -> None:
+    state.players[event.seat].location = event.homeland
+
+
+def _sailed(state: FireAndAxeState, event: Sailed) -> None:
+    state.players[event.seat].location = event.to
+    turn = current_turn(state)
+    turn.sailing += 1
+    turn.skulls.update(event.skulls)
+    turn.prepared = set()
+    turn.prepared_port = None
+    if event.skulls:
+        turn.pending = Pending("losses", losses=len(event.skulls))
+
+
+def _item_lost(state: FireAndAxeState, event: ItemLost) -> None:
+    _lose(state, event.seat, event.item)
+    turn = current_turn(state)
+    if event.reason == "weather" and turn.pending is not None:
+        turn.pending.losses -= 1
+        if turn.pending.losses == 0:
+            turn.pending = None
+
+
+def _crew_recruited(state: FireAndAxeState, event: CrewRecruited) -> None:
+    state.players[event.seat].crew += event.count
+
+
+def _to_wintering_zone(state: FireAndAxeState, event: Wrecked | Wintered) -> None:
+    player = state.players[event.seat]
+    for good in event.goods:
+        state.supply[good] += 1
+    player.goods = []
+    player.crew = 1 if isinstance(event, Wintered) else 0
+    player.location = WINTERING
+    _end_attack(current_turn(state))
+
+
+def _traded(state: FireAndAxeState, event: Traded) -> None:
+    player = state.players[event.seat]
+    player.goods.remove(event.good)
+    state.port_goods[event.port] = event.good
+    current_turn(state).tried.add(event.port)
+    _score(player, "trade", event.points)
+
+
+def _raid_rolled(state: FireAndAxeState, event: RaidRolled) -> None:
+    state.draws = event.draw + 1
+    state.players[event.seat].crew -= event.lost
+    turn = current_turn(state)
+    turn.tried.add(event.port)
+    turn.raid_rolls += 1
+    if turn.prepared_port == event.port:
+        turn.attack |= turn.prepared
+        turn.prepared = set()
+        turn.prepared_port = None
+    turn.pending = None if event.success else Pending("raid_again", port=event.port)
+
+
+def _raid_ended(state: FireAndAxeState, event: RaidEnded) -> None:
+    _end_attack(current_turn(state))
+
+
+def _town_taken(state: FireAndAxeState, event: TownTaken) -> None:
+    del state.towns[event.port]
+    state.players[event.seat].towns.append((event.port, event.size, event.treasure))
+    turn = current_turn(state)
+    _end_attack(turn)
+    if state.conflict_runes:
+        turn.pending = Pending("treasure", port=event.port, treasure=event.treasure)
+
+
+def _treasure_collected(state: FireAndAxeState, event: TreasureCollected) -> None:
+    _score(state.players[event.seat], "treasure", event.points)
+    current_turn(state).pending = None
+
+
+def _settle_rolled(state: FireAndAxeState, event: SettleRolled) -> None:
+    state.draws = max(event.draws) + 1
+    state.players[event.seat].crew -= event.lost
+    turn = current_turn(state)
+    turn.tried.add(event.port)
+    if turn.prepared_port == event.port:  # the dice are rolled together: the help is used
+        turn.prepared = set()
+        turn.prepared_port = None
+    if event.success and state.players[event.seat].crew == 1:
+        turn.pending = Pending("confirm_settlement", port=event.port)
+
+
+def _settlement_made(state: FireAndAxeState, event: SettlementMade) -> None:
+    state.players[event.seat].crew -= 1
+    state.settlements[event.port] = event.seat
+    _end_attack(current_turn(state))
+
+
+def _settlement_declined(state: FireAndAxeState, event: SettlementDeclined) -> None:
+    _end_attack(current_turn(state))
+
+
+def _rune_played(state: FireAndAxeState, event: RunePlayed) -> None:
+    state.players[event.seat].runes.remove(event.rune)
+    state.rune_discards.append(event.rune)
+
+
+def _dial_turned(state: FireAndAxeState, event: DialTurned) -> None:
+    state.blue = event.blue
+
+
+def _demand_changed(state: FireAndAxeState, event: DemandChanged) -> None:
+    state.supply[state.demand] += 1
+    state.supply[event.good] -= 1
+    state.demand = event.good
+
+
+def _sailing_reduced(state: FireAndAxeState, event: SailingReduced) -> None:
+    current_turn(state).sailing = event.sailing
+
+
+def _attack_prepared(state: FireAndAxeState, event: AttackPrepared) -> None:
+    turn = current_turn(state)
+    turn.prepared.add(event.rune)
+    turn.prepared_port = event.port
+
+
+def _settlement_overthrown(state: FireAndAxeState, event: SettlementOverthrown) -> None:
+    state.players[event.seat].crew -= 1
+    state.settlements[event.port] = event.seat
+
+
+def _saga_completed(state: FireAndAxeState, event: SagaCompleted) -> None:
+    state.saga_spaces[event.space] = None
+    player = state.players[event.seat]
+    player.sagas.append(event.saga)
+    _score(player, "saga_bonus", event.points)
+
+
+def _turn_passed(state: FireAndAxeState, event: TurnPassed) -> None:
+    state.turn = None
+
+
+def _turn_began(state: FireAndAxeState, event: TurnBegan) -> None:
+    state.turn = Turn(seat=event.seat)
+    if event.seat == state.first_seat:
+        state.round += 1
+
+
+def _game_ended(state: FireAndAxeState, event: GameEnded) -> None:
+    state.turn = None
+    state.ended = True
+
+
+_APPLY: dict[type, Callable[[FireAndAxeState, Any], None]] = {
+    StartingBonus: _starting_bonus,
+    SagaRevealed: _saga_revealed,
+    SagaDiscarded: _saga_discarded,
+    EraBegan: _era_began,
+    FinalRoundTokensTaken: _final_round_tokens_taken,
+    FinalRoundTokenPlaced: _final_round_token_placed,
+    RuneDeckReshuffled: _rune_deck_reshuffled,
+    RuneDrawn: _rune_drawn,
+    Loaded: _loaded,
+    LeftWintering: _left_wintering,
+    Sailed: _sailed,
+    ItemLost: _item_lost,
+    CrewRecruited: _crew_recruited,
+    Wrecked: _to_wintering_zone,
+    Wintered: _to_wintering_zone,
+    Traded: _traded,
+    RaidRolled: _raid_rolled,
+    RaidEnded: _raid_ended,
+    TownTaken: _town_taken,
+    TreasureCollected: _treasure_collected,
+    SettleRolled: _settle_rolled,
+    SettlementMade: _settlement_made,
+    SettlementDeclined: _settlement_declined,
+    RunePlayed: _rune_played,
+    DialTurned: _dial_turned,
+    DemandChanged: _demand_changed,
+    SailingReduced: _sailing_reduced,
+    AttackPrepared: _attack_prepared,
+    SettlementOverthrown: _settlement_overthrown,
+    SagaCompleted: _saga_completed,
+    TurnPassed: _turn_passed,
+    TurnBegan: _turn_began,
+    GameEnded: _game_ended,
+}
+
+
 def evolve(state: FireAndAxeState | None, event: Event) -> FireAndAxeState:
     """Apply one event (the first one, TableSetUp, creates the state)."""
-    if isinstance(event, TableSetUp):
+    if type(event) is TableSetUp:
         return new_state(event)
     assert state is not None, "a Fire & Axe stream starts with TableSetUp"
-    match event:
-        case StartingBonus(seat=seat, points=points):
-            _score(state.players[seat], "starting_bonus", points)
-        case SagaRevealed(saga=saga, space=space):
-            state.saga_deck.remove(saga)
-            state.saga_spaces[space] = saga
-        case SagaDiscarded(saga=saga):
-            state.saga_deck.remove(saga)
-            state.saga_discards.append(saga)
-        case EraBegan(era=era):
-            state.era = era
-        case FinalRoundTokensTaken(seat=seat):
-            state.final_holder = seat
-            state.players[seat].final_round_tokens = 3
-        case FinalRoundTokenPlaced(seat=seat, placed=placed):
-            state.final_placed = placed
-            state.players[seat].final_round_tokens -= 1
-            current_turn(state).last_turn = placed == 3
-        case RuneDeckReshuffled(order=order, draws=draws):
-            state.rune_deck = list(order)
-            state.rune_discards = []
-            if draws:
-                state.draws = max(draws) + 1
-        case RuneDrawn(seat=seat, action=action):
-            player = state.players[seat]
-            player.runes = sorted([*player.runes, state.rune_deck.pop(0)])
-            if action:
-                current_turn(state).preparation += 1
-        case Loaded(seat=seat, item=item):
-            player = state.players[seat]
-            if item == "crew":
-                player.crew += 1
-            else:
-                state.supply[item] -= 1
-                player.goods = sorted([*player.goods, item])
-            current_turn(state).preparation += 1
-        case LeftWintering(seat=seat, homeland=homeland):
-            state.players[seat].location = homeland
-        case Sailed(seat=seat, to=to, skulls=skulls):
-            state.players[seat].location = to
-            turn = current_turn(state)
-            turn.sailing += 1
-            turn.skulls.update(skulls)
-            turn.prepared = set()
-            turn.prepared_port = None
-            if skulls:
-                turn.pending = Pending("losses", losses=len(skulls))
-        case ItemLost(seat=seat, item=item, reason=reason):
-            _lose(state, seat, item)
-            turn = current_turn(state)
-            if reason == "weather" and turn.pending is not None:
-                turn.pending.losses -= 1
-                if turn.pending.losses == 0:
-                    turn.pending = None
-        case CrewRecruited(seat=seat, count=count):
-            state.players[seat].crew += count
-        case Wrecked(seat=seat, goods=goods) | Wintered(seat=seat, goods=goods):
-            player = state.players[seat]
-            for good in goods:
-                state.supply[good] += 1
-            player.goods = []
-            player.crew = 1 if isinstance(event, Wintered) else 0
-            player.location = WINTERING
-            _end_attack(current_turn(state))
-        case Traded(seat=seat, port=port, good=good, points=points):
-            player = state.players[seat]
-            player.goods.remove(good)
-            state.port_goods[port] = good
-            current_turn(state).tried.add(port)
-            _score(player, "trade", points)
-        case RaidRolled(seat=seat, port=port, success=success, lost=lost, draw=draw):
-            state.draws = draw + 1
-            state.players[seat].crew -= lost
-            turn = current_turn(state)
-            turn.tried.add(port)
-            turn.raid_rolls += 1
-            if turn.prepared_port == port:
-                turn.attack |= turn.prepared
-                turn.prepared = set()
-                turn.prepared_port = None
-            turn.pending = None if success else Pending("raid_again", port=port)
-        case RaidEnded():
-            _end_attack(current_turn(state))
-        case TownTaken(seat=seat, port=port, size=size, treasure=treasure):
-            del state.towns[port]
-            state.players[seat].towns.append((port, size, treasure))
-            turn = current_turn(state)
-            _end_attack(turn)
-            if state.conflict_runes:
-                turn.pending = Pending("treasure", port=port, treasure=treasure)
-        case TreasureCollected(seat=seat, points=points):
-            _score(state.players[seat], "treasure", points)
-            current_turn(state).pending = None
-        case SettleRolled(seat=seat, port=port, success=success, lost=lost, draws=draws):
-            state.draws = max(draws) + 1
-            state.players[seat].crew -= lost
-            turn = current_turn(state)
-            turn.tried.add(port)
-            if turn.prepared_port == port:  # the dice are rolled together: the help is used
-                turn.prepared = set()
-                turn.prepared_port = None
-            if success and state.players[seat].crew == 1:
-                turn.pending = Pending("confirm_settlement", port=port)
-        case SettlementMade(seat=seat, port=port):
-            state.players[seat].crew -= 1
-            state.settlements[port] = seat
-            _end_attack(current_turn(state))
-        case SettlementDeclined():
-            _end_attack(current_turn(state))
-        case RunePlayed(seat=seat, rune=rune):
-            state.players[seat].runes.remove(rune)
-            state.rune_discards.append(rune)
-        case DialTurned(blue=blue):
-            state.blue = blue
-        case DemandChanged(good=good):
-            state.supply[state.demand] += 1
-            state.supply[good] -= 1
-            state.demand = good
-        case SailingReduced(sailing=sailing):
-            current_turn(state).sailing = sailing
-        case AttackPrepared(port=port, rune=rune):
-            turn = current_turn(state)
-            turn.prepared.add(rune)
-            turn.prepared_port = port
-        case SettlementOverthrown(seat=seat, port=port):
-            state.players[seat].crew -= 1
-            state.settlements[port] = seat
-        case SagaCompleted(seat=seat, saga=saga, space=space, points=points):
-            state.saga_spaces[space] = None
-            player = state.players[seat]
-            player.sagas.append(saga)
-            _score(player, "saga_bonus", points)
-        case TurnPassed():
-            state.turn = None
-        case TurnBegan(seat=seat):
-            state.turn = Turn(seat=seat)
-            if seat == state.first_seat:
-                state.round += 1
-        case GameEnded():
-            state.turn = None
-            state.ended = True
-        case _:
-            raise TypeError(f"not a Fire & Axe event: {type(event).__name__}")
+    apply = _APPLY.get(type(event))
+    if apply is None:
+        raise TypeError(f"not a Fire & Axe event: {type(event).__name__}")
+    apply(state, event)
     return state
 
 
