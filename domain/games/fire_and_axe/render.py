@@ -9,8 +9,10 @@ from domain.games.fire_and_axe.state import FireAndAxeState, crew_supply
 def render_text(state: FireAndAxeState) -> str:
     """The weather, the Sagas, every port, every longship and the turn, one line each."""
     weather = "  ".join(f"{zone} {clear_days(state.blue, zone)}" for zone in DATA.clockwise)
+    limit = "" if state.round_limit is None else f" of {state.round_limit}"
     lines = [
-        f"Era {state.era}; clear weather days: {weather}; in demand: {state.demand}; "
+        f"Round {state.round}{limit}, Era {state.era}; clear weather days: {weather}; "
+        f"in demand: {state.demand}; "
         f"Saga deck {len(state.saga_deck)}, Rune deck {len(state.rune_deck)}",
         "Sagas: "
         + "; ".join(
