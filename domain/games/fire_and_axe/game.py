@@ -1,0 +1,102 @@
+"""The Fire & Axe game object the registry exposes: the engine protocol over this package."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from contracts.base import Command, Event, GameConfig
+from contracts.games.fire_and_axe import (
+    FireAndAxeCommand,
+    FireAndAxeConfig,
+    FireAndAxeEvent,
+    FireAndAxeView,
+)
+from contracts.outcome import Outcome
+from domain.chance import Chance
+from domain.engine import Game, check_may_act
+from domain.games.fire_and_axe import decide as rules
+from domain.games.fire_and_axe import legal, render, scoring, setup, views
+from domain.games.fire_and_axe.evolve import evolve
+from domain.games.fire_and_axe.state import FireAndAxeState
+
+
+class FireAndAxeGame:
+    """Fire & Axe: A Viking Saga (IDW 2015) for 3 to 5 players; see this package's README."""
+
+    name: str = "fire-and-axe"
+    # Bump when a rule, a decision or the data changes: stored games replay under their own.
+    # "provisional": the board, treasures and cards are designed (see the README).
+    rules_version: str = "2015/provisional-1"
+    config_type: type[GameConfig] = FireAndAxeConfig
+    command_type = FireAndAxeCommand
+    event_type = FireAndAxeEvent
+    view_type = FireAndAxeView
+
+    def example_configs(self) -> Sequence[GameConfig]:
+        """3, 4 and 5 players, with and without the conflict Runes; short round limits keep
+        games of random bots quick (they rarely complete Sagas)."""
+        return [
+            FireAndAxeConfig(players=players, conflict_runes=conflict, round_limit=limit)
+            for conflict in (True, False)
+            for players, limit in ((3, 20), (4, 16), (5, 12))
+        ]
+
+    def setup(self, config: GameConfig, chance: Chance) -> list[Event]:
+        """The table, the decks, the first Sagas and Runes."""
+        return setup.setup(config, chance)
+
+    def decide(
+        self, state: FireAndAxeState, command: Command, seat: int, chance: Chance
+    ) -> list[Event]:
+        """The events a command produces; raises IllegalCommand when the rules refuse it.
+
+        The shared turn rules come first, so a direct call refuses a waiting seat too.
+        """
+        check_may_act(self, state, seat)
+        return rules.decide(state, command, seat, chance)
+
+    def evolve(self, state: FireAndAxeState | None, event: Event) -> FireAndAxeState:
+        """Apply one event."""
+        return evolve(state, event)
+
+    def copy_state(self, state: FireAndAxeState) -> FireAndAxeState:
+        """An independent copy."""
+        return state.copy()
+
+    def legal_commands(self, state: FireAndAxeState, seat: int) -> list[Command]:
+        """Every command the seat may legally send now."""
+        return legal.legal_commands(state, seat)
+
+    def to_act(self, state: FireAndAxeState) -> list[int]:
+        """The current player, or nobody once the game is over."""
+        return [] if state.turn is None or state.ended else [state.turn.seat]
+
+    def view(self, state: FireAndAxeState, seat: int | None) -> FireAndAxeView:
+        """The table as the seat sees it."""
+        return views.view(state, seat)
+
+    def visible_event(self, event: Event, seat: int | None) -> Event | None:
+        """The event with what the seat may not see blanked."""
+        return views.visible_event(event, seat)
+
+    def outcome(self, state: FireAndAxeState) -> Outcome | None:
+        """Final scores with a per-rule breakdown, or None while the game goes on."""
+        return scoring.outcome(state)
+
+    def render_text(self, state: FireAndAxeState) -> str:
+        """A text drawing of the table."""
+        return render.render_text(state)
+
+    def candidate_commands(self, state: FireAndAxeState, seat: int) -> list[Command]:
+        """A superset of the legal commands."""
+        return legal.candidate_commands(state, seat)
+
+    def scramble_hidden(
+        self, state: FireAndAxeState, seat: int | None, chance: Chance
+    ) -> FireAndAxeState:
+        """A copy whose hidden information (to `seat`) differs."""
+        return views.scramble_hidden(state, seat, chance)
+
+
+GAME: Final[Game] = FireAndAxeGame()
