@@ -28,7 +28,7 @@ class LandnamGame:
     view_type = LandnamView
 
     def example_configs(self) -> Sequence[GameConfig]:
-        """Every player count, in short games (decision 24) so random play ends soon."""
+        """Every player count, with short round limits (decision 24 in this package's README)."""
         return [
             LandnamConfig(players=3, max_rounds=6),
             LandnamConfig(players=4, max_rounds=5),
