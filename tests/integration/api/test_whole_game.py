@@ -7,12 +7,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain.bots import RandomBot
+from domain.bots import RandomBot, SeatPicker
 from domain.chance import Chance
 from domain.engine import fold
 from domain.games import get_game
 from service.cli.client import SkaldClient
-from service.cli.demo import bot_seed, play
+from service.cli.demo import bot_seed, play, seat_picker_seed
 
 from .conftest import LiveService
 
@@ -44,8 +44,9 @@ def play_in_process(game_name: str, config: dict[str, Any], seed: bytes) -> tupl
     events = list(game.setup(msgspec.convert(config, game.config_type), chance))
     state = fold(game, events)
     bots: dict[int, RandomBot] = {}
+    picker = SeatPicker(seat_picker_seed(SEED))
     while game.outcome(state) is None:
-        seat = game.to_act(state)[0]
+        seat = picker.pick(game.to_act(state))
         bot = bots.setdefault(seat, RandomBot(bot_seed(SEED, seat)))
         command = bot.choose(game, state, seat)
         assert command is not None
