@@ -204,6 +204,10 @@ class AddCards(Command, frozen=True):
     cards: int
 
 
+class StandBy(Command, frozen=True):
+    """A member of the side to act, not its leader, adds no cards for now."""
+
+
 class AskAid(Command, frozen=True):
     """Ask `seat` to join your side."""
 
@@ -249,6 +253,7 @@ LandnamCommand = (
     | TryCase
     | EndCases
     | AddCards
+    | StandBy
     | AskAid
     | JoinSide
     | RefuseAid
@@ -483,6 +488,12 @@ class CardsAdded(Event, frozen=True):
     cards: int
 
 
+class StoodBy(Event, frozen=True):
+    """`seat` adds no cards while its side is to act this time."""
+
+    seat: int
+
+
 class AidAsked(Event, frozen=True):
     """`seat` asked `asked` to join its side."""
 
@@ -553,6 +564,7 @@ LandnamEvent = (
     | StarterAppointed
     | CaseTried
     | CardsAdded
+    | StoodBy
     | AidAsked
     | AidAnswered
     | SuitYielded
@@ -642,6 +654,7 @@ class SuitView(msgspec.Struct, frozen=True):
     totals: tuple[int, int]
     acting_side: int
     asked: int | None
+    standing_by: tuple[int, ...] = ()
 
 
 class AlthingView(msgspec.Struct, frozen=True):

@@ -21,7 +21,9 @@ from contracts.games.landnam import (
     PhaseBegan,
     PlayFate,
     RefuseAid,
+    StandBy,
     StarterAppointed,
+    StoodBy,
     SuitDecided,
     SuitYielded,
     TryCase,
@@ -236,13 +238,14 @@ def do_end_cases(work: Work, seat: int, command: EndCases) -> None:
 
 
 def suit_waits_for(state: LandnamState) -> list[int]:
-    """Decision 23: the acting side's leader, and its members holding the suit's resource."""
+    """Decision 23: the acting side's leader, and its other members that have not stood by.
+
+    Members are asked whatever their cards (as a window asks every fate-card holder), so who
+    is asked reveals nothing about a hand."""
     suit = _suit(state)
     side = suit.sides[suit.acting]
     leader = side[-1]
-    return sorted(
-        seat for seat in side if seat == leader or state.players[seat].hand[suit.resource]
-    )
+    return sorted(seat for seat in side if seat == leader or seat not in suit.standing_by)
 
 
 def _acting_member(state: LandnamState, seat: int, leader: bool) -> Suit:
@@ -265,6 +268,20 @@ def check_add_cards(state: LandnamState, seat: int, command: AddCards) -> None:
 def do_add_cards(work: Work, seat: int, command: AddCards) -> None:
     """Add them."""
     work.emit(CardsAdded(seat=seat, cards=command.cards))
+
+
+def check_stand_by(state: LandnamState, seat: int, command: StandBy) -> None:
+    """A member of the acting side other than its leader may add nothing for now."""
+    suit = _acting_member(state, seat, leader=False)
+    if suit.sides[suit.acting][-1] == seat:
+        raise IllegalCommand("landnam.suit.leader", "The leader adds cards, asks aid or yields.")
+    if seat in suit.standing_by:
+        raise IllegalCommand("landnam.suit.stood_by", "You stood by already.")
+
+
+def do_stand_by(work: Work, seat: int, command: StandBy) -> None:
+    """Stand by until the side is to act again."""
+    work.emit(StoodBy(seat=seat))
 
 
 def check_ask_aid(state: LandnamState, seat: int, command: AskAid) -> None:

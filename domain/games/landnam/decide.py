@@ -45,6 +45,7 @@ _RULES: dict[type[Any], tuple[Check, Produce]] = {
     cmd.TryCase: (althing.check_try_case, althing.do_try_case),
     cmd.EndCases: (althing.check_end_cases, althing.do_end_cases),
     cmd.AddCards: (althing.check_add_cards, althing.do_add_cards),
+    cmd.StandBy: (althing.check_stand_by, althing.do_stand_by),
     cmd.AskAid: (althing.check_ask_aid, althing.do_ask_aid),
     cmd.JoinSide: (althing.check_join, althing.do_join),
     cmd.RefuseAid: (althing.check_refuse, althing.do_refuse),

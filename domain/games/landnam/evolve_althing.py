@@ -50,12 +50,19 @@ def _add_to_side(state: LandnamState, suit: Suit, seat: int, cards: int) -> None
     suit.totals[side] += cards
     if suit.totals[side] > suit.totals[1 - side]:
         suit.acting = 1 - side
+        suit.standing_by = set()
 
 
 def _cards_added(state: LandnamState, event: ev.CardsAdded) -> None:
     althing = state.turn.althing
     assert althing is not None and althing.suit is not None
     _add_to_side(state, althing.suit, event.seat, event.cards)
+
+
+def _stood_by(state: LandnamState, event: ev.StoodBy) -> None:
+    althing = state.turn.althing
+    assert althing is not None and althing.suit is not None
+    althing.suit.standing_by.add(event.seat)
 
 
 def _aid_asked(state: LandnamState, event: ev.AidAsked) -> None:
@@ -112,6 +119,7 @@ ALTHING_EVENTS: dict[type[Any], Callable[[LandnamState, Any], None]] = {
     ev.StarterAppointed: _starter_appointed,
     ev.CaseTried: _case_tried,
     ev.CardsAdded: _cards_added,
+    ev.StoodBy: _stood_by,
     ev.AidAsked: _aid_asked,
     ev.AidAnswered: _aid_answered,
     ev.SuitYielded: _suit_yielded,

@@ -117,7 +117,7 @@ def _phase_candidates(state: LandnamState, seat: int) -> list[Command]:
         most = hand[althing.suit.resource] + 1
         commands += [cmd.AddCards(cards=n) for n in range(1, most + 1)]
         commands += [cmd.AskAid(seat=s) for s in range(len(state.players))]
-        commands.append(cmd.YieldSuit())
+        commands += [cmd.YieldSuit(), cmd.StandBy()]
         commands += [cmd.JoinSide(cards=n) for n in range(1, most + 1)]
         commands.append(cmd.RefuseAid())
     elif phase == "move":

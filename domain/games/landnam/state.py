@@ -99,6 +99,7 @@ class Suit:
     asked: int | None = None  # a seat asked for aid, awaiting its answer
     asked_before: set[int] = field(default_factory=set)
     yielded: bool = False
+    standing_by: set[int] = field(default_factory=set)  # members adding nothing this time
 
     def copy(self) -> Suit:
         """An independent copy."""
@@ -111,6 +112,7 @@ class Suit:
             self.asked,
             set(self.asked_before),
             self.yielded,
+            set(self.standing_by),
         )
 
 

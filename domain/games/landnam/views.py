@@ -107,6 +107,7 @@ def view(state: LandnamState, seat: int | None) -> c.LandnamView:
                 totals=(suit.totals[0], suit.totals[1]),
                 acting_side=suit.acting,
                 asked=suit.asked,
+                standing_by=tuple(sorted(suit.standing_by)),
             ),
         ),
         fleeing=None if turn.chase is None else turn.chase[1],

@@ -14,6 +14,7 @@ from contracts.games.landnam import (
     PlayFate,
     RefuseAid,
     RollDice,
+    StandBy,
     TryCase,
     YieldSuit,
 )
@@ -136,6 +137,25 @@ def test_several_members_of_the_acting_side_may_act_and_only_the_leader_yields()
     assert t.refuse(0, AddCards(cards=1)) == "turn.not_yours"
     t.play(1, AddCards(cards=1))
     assert GAME.to_act(t.state) == [0]
+
+
+def test_a_member_without_cards_is_asked_too_and_may_stand_by() -> None:
+    # Given seat 2 joined the defence with all its grain, and seat 0 raised above it
+    t, settler = trespass()
+    t.hand(2, grain=2)
+    court(t)
+    t.play(0, TryCase(unit=settler, cards=1))
+    t.play(1, AskAid(seat=2))
+    t.play(2, JoinSide(cards=2))
+    t.play(0, AddCards(cards=2))
+    assert t.state.players[2].hand["grain"] == 0
+    # Then seat 1 (a member, with grain) and seat 2 (the leader, with none) are both asked
+    assert GAME.to_act(t.state) == [1, 2]
+    assert t.refuse(2, StandBy()) == "landnam.suit.leader"
+    # When seat 1 stands by, only the leader is left to act
+    t.play(1, StandBy())
+    assert GAME.to_act(t.state) == [2]
+    assert t.legal(2) == [YieldSuit()]
 
 
 def test_aid_refused_and_a_seat_is_asked_once_per_suit() -> None:
