@@ -56,13 +56,21 @@ def play_in_process(game_name: str, config: dict[str, Any], seed: bytes) -> tupl
     return state, events
 
 
-@pytest.mark.parametrize(("game_name", "players"), [("race", 3), ("fjords", 4)])
+@pytest.mark.parametrize(
+    ("game_name", "config"),
+    [
+        ("race", {"players": 3}),
+        ("fjords", {"players": 4}),
+        # Several seats act at once (trade offers, the Althing): the seat picker decides.
+        ("landnam", {"players": 4, "max_rounds": 3}),
+    ],
+)
 def test_a_game_over_http_equals_the_same_seeded_game_in_process(
-    live_service: LiveService, game_name: str, players: int
+    live_service: LiveService, game_name: str, config: dict[str, Any]
 ) -> None:
     # Given a game played to its end by seeded bots through the API and the worker
     with live_service.client() as client:
-        game_id, _, final = play(client, game_name, {"players": players}, SEED)
+        game_id, _, final = play(client, game_name, config, SEED)
         stream = all_events(client, game_id)
         public_view = client.view(game_id)
     created, *game_events, revealed = stream
