@@ -9,7 +9,8 @@ stock, and otherwise picks at random). When several seats may act, a seeded Seat
 one. Printed per player count and bot: turns and rounds per game (median and 95th
 percentile), the share of games ended by the round limit (decision 24 in the game's README)
 rather than by 12 points, commands per game, milliseconds per game, the share of harvests
-ending in famine, and the share of games in which white, red and black tokens were awarded.
+ending in famine, the share of games in which white, red and black tokens were awarded, and
+the terrain stack that ran out in the most games, with the share of games.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections import Counter
 from dataclasses import dataclass
 
 from contracts.base import Command
@@ -77,6 +79,7 @@ class Played:
     white: bool
     red: bool
     black: bool
+    emptied: frozenset[str]  # the terrain stacks that ran out
 
 
 def play(players: int, seed: int, bot_kind: str, max_rounds: int) -> Played:
@@ -115,7 +118,17 @@ def play(players: int, seed: int, bot_kind: str, max_rounds: int) -> Played:
         white=any(p.white for p in state.players),
         red=any(p.red for p in state.players),
         black=any(p.black for p in state.players),
+        emptied=frozenset(t for t, count in state.terrain_stock.items() if count == 0),
     )
+
+
+def most_emptied(games: list[Played]) -> str:
+    """The terrain stack that ran out in the most games, and in what share of them."""
+    counts = Counter(terrain for game in games for terrain in game.emptied)
+    if not counts:
+        return "none"
+    terrain, count = counts.most_common(1)[0]
+    return f"{terrain} {100 * count / len(games):.0f}%"
 
 
 def p95(values: list[float]) -> float:
@@ -133,7 +146,7 @@ def main() -> None:
     print(f"{args.games} games per row, round limit {args.max_rounds}")
     header = (
         "players bot      turns(med/p95) rounds(med/p95) capped  commands  ms/game  "
-        "famine  white  red   black"
+        "famine  white  red   black stack"
     )
     print(header)
     for players in (3, 4, 5):
@@ -154,7 +167,7 @@ def main() -> None:
                 f"{1e3 * statistics.median([g.seconds for g in games]):8.0f} "
                 f"{100 * sum(g.famines for g in games) / max(harvests, 1):5.1f}% "
                 f"{share([g.white for g in games])} {share([g.red for g in games])} "
-                f"{share([g.black for g in games])}"
+                f"{share([g.black for g in games])} {most_emptied(games)}"
             )
 
 
