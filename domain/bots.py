@@ -1,7 +1,9 @@
-"""A seeded bot that picks uniformly among the legal commands (tests, demos, load tests)."""
+"""Seeded bots for tests, demos and load tests: a player that picks uniformly among its legal
+commands, and a picker of the seat that acts when several may."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from contracts.base import Command
@@ -24,3 +26,22 @@ class RandomBot:
         index = draw_below(self._seed, self._picks, len(options))
         self._picks += 1
         return options[index]
+
+
+class SeatPicker:
+    """Picks which seat acts when the game waits for several at once (a trade offer, an
+    Althing window): seeded, so the same seed plays the same game. A lone seat costs no draw,
+    so games where one seat acts at a time play as if there were no picker."""
+
+    def __init__(self, seed: int | bytes) -> None:
+        self._seed = seed if isinstance(seed, bytes) else seed.to_bytes(16, "big", signed=True)
+        self._picks = 0
+
+    def pick(self, seats: Sequence[int]) -> int:
+        """One of `seats` (which must not be empty)."""
+        ordered = sorted(seats)
+        if len(ordered) == 1:
+            return ordered[0]
+        index = draw_below(self._seed, self._picks, len(ordered))
+        self._picks += 1
+        return ordered[index]

@@ -51,4 +51,4 @@ def _load_builtin_games() -> None:
 
 
 # One line per game package: its module exposes GAME, an object meeting domain.engine.Game.
-_BUILTIN_GAMES: tuple[str, ...] = ("fjords", "looot", "fire_and_axe")
+_BUILTIN_GAMES: tuple[str, ...] = ("fire_and_axe", "fjords", "landnam", "looot")

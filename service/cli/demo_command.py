@@ -22,7 +22,7 @@ from rich.table import Table
 
 from contracts.api import SeatJoined, Turn
 from contracts.outcome import Outcome
-from domain.bots import RandomBot
+from domain.bots import RandomBot, SeatPicker
 from domain.games import game_names
 from service.adapters.embedded_redis import free_port
 from service.shared.logging import configure_logging
@@ -48,6 +48,11 @@ def game_seed_hex(seed: int) -> str:
 def bot_seed(seed: int, seat: int) -> bytes:
     """The seed of one seat's bot: seats get distinct, reproducible move sequences."""
     return f"skald-demo:{seed}:{seat}".encode()
+
+
+def seat_picker_seed(seed: int) -> bytes:
+    """The seed that picks which seat acts when the game waits for several at once."""
+    return f"skald-demo:{seed}:seats".encode()
 
 
 class _LegalCommands:
@@ -89,16 +94,17 @@ def play(
     seats = [client.join(created.game_id, name=f"bot {n + 1}") for n in range(created.seats)]
     tokens = {joined.seat: joined.token for joined in seats}
     bots = {joined.seat: RandomBot(bot_seed(seed, joined.seat)) for joined in seats}
+    picker = SeatPicker(seat_picker_seed(seed))
     turn = client.turn(created.game_id, seats[0].token)
     for move in range(MAX_MOVES):
         if turn.finished:
             return created.game_id, seats, turn
         if not turn.to_act:
             raise DemoError(f"game {created.game_id} waits for nobody but is not finished")
-        seat = turn.to_act[0]
+        # Several seats may act at once: the seeded picker says which one does.
+        seat = picker.pick(turn.to_act)
         if turn.seat != seat:
             turn = client.turn(created.game_id, tokens[seat])
-            continue
         # The bot draws among the API's legal commands exactly as among the rules' own.
         legal: Any = _LegalCommands(turn.legal_commands)
         command: dict[str, Any] | None = bots[seat].choose(legal, None, seat)  # type: ignore[assignment]

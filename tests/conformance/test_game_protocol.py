@@ -4,9 +4,11 @@ Seeded random games are played to the end with RandomBot seats. Along the way:
 - the events survive a JSON round trip and fold (at once, or one by one) to exactly the live
   state;
 - `decide`, `legal_commands`, `view` and `outcome` never change the state;
-- every command the bot picks from `legal_commands` is accepted, a sample of the
-  `candidate_commands` that `legal_commands` omits is refused, and so is a legal command sent
-  by a seat whose turn it is not;
+- any seat in `to_act` may act (the seeded probe picks one, so games where several seats
+  act at once are played in every order); for every seat in `to_act`, the candidate commands
+  `decide` accepts are exactly its `legal_commands`; a sample of the candidates
+  `legal_commands` omits is refused, and a legal command sent by a seat the game is not
+  waiting for is refused with `turn.not_yours` by the shared engine check;
 - a seat's view (and the public view) does not change when only hidden information does;
 - replaying the recorded commands with the same seed re-derives exactly the same events;
 - `visible_event` shows each event as an event of the same kind, or hides it;
@@ -31,7 +33,8 @@ from domain.games import game_names, get_game
 
 SEEDS = (1, 2, 3)
 MAX_COMMANDS = 5000
-REFUSAL_SAMPLES_PER_TURN = 3
+SAMPLES_PER_MOVE = 3
+FULL_CHECK_EVERY = 50
 
 
 def cases() -> list[Any]:
@@ -62,28 +65,44 @@ def play(game: Game, config: Any, seed: int) -> PlayedGame:
     played.state = fold(game, played.events)
     bots = {seat: RandomBot(seed * 100 + seat) for seat in range(config.players)}
     probe = seed_bytes(seed + 7919)
-    probe_index = 0
-    for _ in range(MAX_COMMANDS):
+    samples = seed_bytes(seed + 104729)  # the probe of the sampled checks
+    checks = 0
+    picks = seed_bytes(seed + 15485863)  # which of several seats in to_act acts
+    for move in range(MAX_COMMANDS):
         seats = game.to_act(played.state)
         if not seats:
             return played
-        seat = seats[0]
+        # Any seat the game waits for may act: a seeded draw picks which one.
+        seat = seats[draw_below(picks, move, len(seats))]
         before = game.copy_state(played.state)
 
+        # Every seat the game waits for: its legal commands are accepted and the candidates
+        # they omit refused (sampled each move, in full every FULL_CHECK_EVERY moves).
+        full_check = len(played.commands) % FULL_CHECK_EVERY == 0
+        for acting in seats:
+            legal = game.legal_commands(played.state, acting)
+            assert legal, f"seat {acting} must act but has no legal command"
+            assert len(set(legal)) == len(legal), "legal commands are listed once each"
+            legal_set = set(legal)
+            omitted = [
+                c for c in game.candidate_commands(played.state, acting) if c not in legal_set
+            ]
+            if not full_check:
+                legal = sample(legal, samples, checks)
+                omitted = sample(omitted, samples, checks + 1)
+                checks += 2
+            for command in legal:
+                game.decide(played.state, command, acting, chance)
+            for command in omitted:
+                with pytest.raises(IllegalCommand):
+                    game.decide(played.state, command, acting, chance)
         legal = game.legal_commands(played.state, seat)
-        assert legal, f"seat {seat} must act but has no legal command"
-        legal_set = set(legal)
-        omitted = [c for c in game.candidate_commands(played.state, seat) if c not in legal_set]
-        for _ in range(min(REFUSAL_SAMPLES_PER_TURN, len(omitted))):
-            command = omitted[draw_below(probe, probe_index, len(omitted))]
-            probe_index += 1
-            with pytest.raises(IllegalCommand):
-                decide(game, played.state, command, seat, chance)
         waiting = [s for s in range(config.players) if s not in seats]
         if waiting:
-            with pytest.raises(IllegalCommand) as out_of_turn:
+            assert game.legal_commands(played.state, waiting[0]) == []
+            with pytest.raises(IllegalCommand) as refused:
                 decide(game, played.state, legal[0], waiting[0], chance)
-            assert out_of_turn.value.code == "turn.not_yours"
+            assert refused.value.code == "turn.not_yours"
 
         for viewer in [None, *range(config.players)]:
             scrambled = game.scramble_hidden(played.state, viewer, Chance(probe + bytes([1])))
@@ -99,6 +118,15 @@ def play(game: Game, config: Any, seed: int) -> PlayedGame:
         played.events.extend(new_events)
         played.state = fold(game, new_events, played.state)
     pytest.fail(f"game did not end within {MAX_COMMANDS} commands")
+
+
+def sample(commands: list[Command], probe: bytes, index: int) -> list[Command]:
+    """Up to SAMPLES_PER_MOVE of `commands`, picked by the probe's draws from `index` on."""
+    picked = []
+    pool = list(commands)
+    for k in range(min(SAMPLES_PER_MOVE, len(pool))):
+        picked.append(pool.pop(draw_below(probe, index * SAMPLES_PER_MOVE + k, len(pool))))
+    return picked
 
 
 @pytest.mark.parametrize(("game", "config", "seed"), cases())

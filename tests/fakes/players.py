@@ -1,8 +1,9 @@
 """Seeded players for whole-game tests: one plays in-process, one through the service.
 
 Both pick like domain.bots.RandomBot (draw k of a player's seed picks among the legal
-commands, in the rules' order), so the same seeds play the same game either way: in-process
-from the state, through the service from the seat's projected turn.
+commands, in the rules' order), and pick the seat that acts among several in `to_act` with
+domain.bots.SeatPicker, so the same seeds play the same game either way: in-process from the
+state, through the service from the seat's projected turn.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 import msgspec
 
 from contracts.base import Event, GameConfig
-from domain.bots import RandomBot
+from domain.bots import RandomBot, SeatPicker
 from domain.chance import Chance, draw_below
 from domain.engine import Game, decide, fold
 from service.facade.skald import Skald
@@ -27,14 +28,20 @@ def play_in_process(
     events = game.setup(config, chance)
     state = fold(game, events)
     bots = [RandomBot(bot_seed) for bot_seed in bot_seeds]
+    picker = SeatPicker(seat_picker_seed(bot_seeds))
     while game.outcome(state) is None:
-        seat = min(game.to_act(state))
+        seat = picker.pick(game.to_act(state))
         command = bots[seat].choose(game, state, seat)
         assert command is not None, f"seat {seat} must act but has no legal command"
         produced = decide(game, state, command, seat, chance)
         state = fold(game, produced, state)
         events += produced
     return events, state
+
+
+def seat_picker_seed(bot_seeds: list[int]) -> bytes:
+    """The seed of the pick among several seats in `to_act`, from the players' seeds."""
+    return ("seats:" + ",".join(map(str, bot_seeds))).encode()
 
 
 class ClientBot:
@@ -61,9 +68,10 @@ async def play_through_service(
     """Play a created game to its end through the facade; `settle(command_id)` waits until
     the command is decided. Returns the number of commands sent."""
     bots = [ClientBot(bot_seed) for bot_seed in bot_seeds]
+    picker = SeatPicker(seat_picker_seed(bot_seeds))
     sent = 0
     while not (public := await skald.reads.turn(game_id, None)).finished:
-        seat = min(public.to_act)
+        seat = picker.pick(public.to_act)
         options = (await skald.reads.turn(game_id, seat)).legal_commands
         command_id = f"{prefix}-{sent}"
         await skald.commands.submit(

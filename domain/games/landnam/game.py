@@ -1,0 +1,95 @@
+"""The Landnám game object the registry exposes: the engine protocol over this package."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from contracts.base import Command, Event, GameConfig
+from contracts.games.landnam import LandnamCommand, LandnamConfig, LandnamEvent, LandnamView
+from contracts.outcome import Outcome
+from domain.chance import Chance
+from domain.engine import Game
+from domain.games.landnam import decide as rules
+from domain.games.landnam import evolve as folding
+from domain.games.landnam import legal, scoring, setup, views
+from domain.games.landnam.state import LandnamState
+
+
+class LandnamGame:
+    """Landnám (Tor Gjerde) for 3 to 5 players; see this package's README."""
+
+    name: str = "landnam"
+    # Bump when a rule, a decision or the data changes: stored games replay under their own.
+    rules_version: str = "1"
+    config_type: type[GameConfig] = LandnamConfig
+    command_type = LandnamCommand
+    event_type = LandnamEvent
+    view_type = LandnamView
+
+    def example_configs(self) -> Sequence[GameConfig]:
+        """Every player count, with short round limits (decision 24 in this package's README)."""
+        return [
+            LandnamConfig(players=3, max_rounds=6),
+            LandnamConfig(players=4, max_rounds=5),
+            LandnamConfig(players=5, max_rounds=4),
+        ]
+
+    def setup(self, config: GameConfig, chance: Chance) -> list[Event]:
+        """The table, the first seat and the Exploration cards."""
+        return setup.setup(config, chance)
+
+    def decide(
+        self, state: LandnamState, command: Command, seat: int, chance: Chance
+    ) -> list[Event]:
+        """The events a command produces; raises IllegalCommand when the rules refuse it."""
+        return rules.decide(state, command, seat, chance)
+
+    def evolve(self, state: LandnamState | None, event: Event) -> LandnamState:
+        """Apply one event."""
+        return folding.evolve(state, event)
+
+    def fold(self, state: LandnamState | None, events: Iterable[Event]) -> LandnamState | None:
+        """Apply events in order."""
+        return folding.fold(state, events)
+
+    def copy_state(self, state: LandnamState) -> LandnamState:
+        """An independent copy."""
+        return state.copy()
+
+    def legal_commands(self, state: LandnamState, seat: int) -> list[Command]:
+        """Every command the seat may legally send now."""
+        return legal.legal_commands(state, seat)
+
+    def to_act(self, state: LandnamState) -> list[int]:
+        """Every seat the game waits for (decision 23)."""
+        return legal.to_act(state)
+
+    def view(self, state: LandnamState, seat: int | None) -> LandnamView:
+        """What the seat may see."""
+        return views.view(state, seat)
+
+    def visible_event(self, event: Event, seat: int | None) -> Event | None:
+        """Fate cards drawn by others are redacted."""
+        return views.visible_event(event, seat)
+
+    def outcome(self, state: LandnamState) -> Outcome | None:
+        """Final scores, or None while the game goes on."""
+        return scoring.outcome(state)
+
+    def render_text(self, state: LandnamState) -> str:
+        """A text drawing of the table."""
+        return views.render_text(state)
+
+    def candidate_commands(self, state: LandnamState, seat: int) -> list[Command]:
+        """A superset of the legal commands."""
+        return legal.candidate_commands(state, seat)
+
+    def scramble_hidden(
+        self, state: LandnamState, seat: int | None, chance: Chance
+    ) -> LandnamState:
+        """A copy in which only the cards hidden from `seat` differ."""
+        return views.scramble_hidden(state, seat, chance)
+
+
+GAME: Final[Game] = LandnamGame()
