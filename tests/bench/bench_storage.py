@@ -26,7 +26,6 @@ from redis.asyncio import Redis
 from domain.games import get_game
 from service.adapters.store.keys import GameKeys
 from service.read.history.loading import read_game
-from service.read.history.rebuild import RedisProjectionWriter, rebuild_projections
 from tests.bench.bench_pipeline import Bench
 from tests.fakes.players import play_through_service
 from tests.fakes.race import race_config, register_race
@@ -81,7 +80,6 @@ async def rebuild_figures(redis: Redis, games: int) -> dict[str, float]:
     try:
         game_ids = await _store_games(bench, games)
         store = bench.skald.store
-        writer = RedisProjectionWriter(redis, bench.settings.key_prefix)
         started = time.perf_counter()
         events = 0
         for game_id in game_ids:
@@ -89,7 +87,7 @@ async def rebuild_figures(redis: Redis, games: int) -> dict[str, float]:
         read_s = time.perf_counter() - started
         started = time.perf_counter()
         for game_id in game_ids:
-            result = await rebuild_projections(store, writer, game_id)
+            result = await bench.skald.history.rebuild(game_id)
             assert result.status == "rebuilt", result
         rebuild_s = time.perf_counter() - started
     finally:
