@@ -445,7 +445,7 @@ class BuildDeclared(Event, frozen=True):
     resource: Resource | None = None
 
 
-class TurnPassed(Event, frozen=True):
+class LandnamTurnPassed(Event, frozen=True, tag="TurnPassed"):
     """The pending builds took effect and `seat` passed the dice to `next_seat` (None: the
     game is over)."""
 
@@ -558,7 +558,7 @@ LandnamEvent = (
     | TradeAnswered
     | OfferClosed
     | BuildDeclared
-    | TurnPassed
+    | LandnamTurnPassed
     | WindowPassed
     | OutlawsRemoved
     | StarterAppointed
@@ -605,7 +605,7 @@ class HouseView(msgspec.Struct, frozen=True):
     level: int
 
 
-class PendingView(msgspec.Struct, frozen=True):
+class LandnamPendingView(msgspec.Struct, frozen=True):
     """A build declared this turn."""
 
     kind: BuildKind
@@ -615,7 +615,7 @@ class PendingView(msgspec.Struct, frozen=True):
     resource: Resource | None
 
 
-class PlayerView(msgspec.Struct, frozen=True):
+class LandnamPlayerView(msgspec.Struct, frozen=True):
     """One player: public counts and tokens; the hand only for its own seat."""
 
     seat: int
@@ -671,7 +671,7 @@ class LandnamView(View, frozen=True):
     """The table as `viewer` sees it (None: a spectator)."""
 
     viewer: int | None
-    players: tuple[PlayerView, ...]
+    players: tuple[LandnamPlayerView, ...]
     cells: tuple[CellView, ...]
     units: tuple[UnitView, ...]
     houses: tuple[HouseView, ...]
@@ -687,7 +687,7 @@ class LandnamView(View, frozen=True):
     max_rounds: int
     dice: tuple[int, int] | None
     steps_left: int
-    pending: tuple[PendingView, ...]
+    pending: tuple[LandnamPendingView, ...]
     offer: OfferView | None
     offers_made: int
     althing: AlthingView | None

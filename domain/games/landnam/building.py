@@ -18,9 +18,9 @@ from contracts.games.landnam import (
     BuildTown,
     Cards,
     Hex,
+    LandnamTurnPassed,
     PassDice,
     Resource,
-    TurnPassed,
     Vertex,
 )
 from domain.errors import IllegalCommand
@@ -287,4 +287,4 @@ def game_ends(state: LandnamState) -> bool:
 def do_pass(work: Work, seat: int, command: PassDice) -> None:
     """Builds take effect; the dice pass clockwise, or the game ends."""
     next_seat = None if game_ends(work.state) else (seat + 1) % len(work.state.players)
-    work.emit(TurnPassed(seat=seat, next_seat=next_seat))
+    work.emit(LandnamTurnPassed(seat=seat, next_seat=next_seat))

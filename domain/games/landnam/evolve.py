@@ -308,7 +308,7 @@ def apply_builds(state: LandnamState) -> None:
     state.turn.pending = []
 
 
-def _turn_passed(state: LandnamState, event: ev.TurnPassed) -> None:
+def _turn_passed(state: LandnamState, event: ev.LandnamTurnPassed) -> None:
     apply_builds(state)
     state.turns_played += 1
     if event.next_seat is None:
@@ -337,6 +337,6 @@ _APPLY: dict[type[Any], Callable[[LandnamState, Any], None]] = {
     ev.TradeAnswered: _trade_answered,
     ev.OfferClosed: _offer_closed,
     ev.BuildDeclared: _build_declared,
-    ev.TurnPassed: _turn_passed,
+    ev.LandnamTurnPassed: _turn_passed,
     **ALTHING_EVENTS,
 }

@@ -17,12 +17,12 @@ from domain.games.landnam.components import (
 from domain.games.landnam.state import LandnamState, points
 
 
-def _player(state: LandnamState, seat: int, viewer: int | None) -> c.PlayerView:
+def _player(state: LandnamState, seat: int, viewer: int | None) -> c.LandnamPlayerView:
     player = state.players[seat]
     own = viewer == seat
     ships = sum(1 for u in state.units.values() if u.owner == seat and u.kind == "ship")
     settlers = sum(1 for u in state.units.values() if u.owner == seat and u.kind == "settler")
-    return c.PlayerView(
+    return c.LandnamPlayerView(
         seat=seat,
         resource_cards=sum(player.hand.values()),
         fate_cards=len(player.fate),
@@ -75,7 +75,9 @@ def view(state: LandnamState, seat: int | None) -> c.LandnamView:
         dice=turn.dice,
         steps_left=max(0, 2 - turn.steps_used),
         pending=tuple(
-            c.PendingView(kind=p.kind, unit=p.unit, vertex=p.vertex, at=p.at, resource=p.resource)
+            c.LandnamPendingView(
+                kind=p.kind, unit=p.unit, vertex=p.vertex, at=p.at, resource=p.resource
+            )
             for p in turn.pending
         ),
         offer=None
