@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from tests.bench import suite
+from tests.bench.bench_peer import PEERS
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
@@ -63,6 +64,12 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--workers", type=int, default=2, help="worker processes of the served Skald (default 2)"
     )
+    parser.add_argument(
+        "--peer",
+        choices=PEERS,
+        help="also measure this server on the same workload in the same run (needs Node.js; "
+        "installs it with npm on first use)",
+    )
     # For the smoke test of the command: every figure, on a load too small to mean anything.
     parser.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)
     return parser
@@ -71,19 +78,31 @@ def parser() -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Run the suite and print its figures."""
     load = suite.TINY_SUITE if args.tiny else suite.QUICK_SUITE if args.quick else suite.FULL_SUITE
-    load = dataclasses.replace(load, e2e=dataclasses.replace(load.e2e, workers=args.workers))
+    load = dataclasses.replace(
+        load,
+        e2e=dataclasses.replace(load.e2e, workers=args.workers),
+        peer=dataclasses.replace(load.peer, workers=args.workers),
+    )
     redis_url = os.environ.get("SKALD_REDIS_URL") or os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
     errors = Console(stderr=True)
     with errors.status("benchmarking…") as status:
         figures = asyncio.run(
             suite.run_suite(
-                redis_url, load, args.chart, lambda step: status.update(f"benchmarking: {step}")
+                redis_url,
+                load,
+                args.chart,
+                lambda step: status.update(f"benchmarking: {step}"),
+                args.peer,
             )
         )
+    if "peer_skipped" in figures:
+        errors.print(f"skipped the comparison with {args.peer}: {figures['peer_skipped']}")
     if args.json:
         print(json.dumps(figures))
     else:
         _print_table(figures)
+        if "peer" in figures:
+            _print_peer(figures)
     return 0
 
 
@@ -117,6 +136,54 @@ def _print_table(figures: dict[str, Any]) -> None:
         console.print(f"p99 at half max in each window: {p99s} (the median window counts)")
     if "chart" in figures:
         console.print(f"chart: {figures['chart']}")
+
+
+# (figure, column title, digits) per side, in the order the comparison's table shows them.
+PEER_COLUMNS = [
+    ("ceiling_per_s", "ceiling /s", 0),
+    ("flood_per_s", "flood /s", 0),
+    ("p50_light_ms", "p50 light ms", 1),
+    ("p99_half_max_ms", "p99 half max ms", 1),
+]
+PEER_SIDES = [
+    ("skald_aof", "Skald, AOF always"),
+    ("skald_memory", "Skald, no persistence"),
+    ("boardgameio_memory", "boardgame.io, memory"),
+    ("boardgameio_flatfile", "boardgame.io, FlatFile"),
+]
+
+
+def _cpu(side: dict[str, Any]) -> dict[str, float]:
+    # FlatFile runs only the flood: its CPU is the flood's.
+    cpu: dict[str, float] = side.get("cpu_ms_per_move") or side["flood_cpu_ms_per_move"]
+    return cpu
+
+
+def _print_peer(figures: dict[str, Any]) -> None:
+    console = Console()
+    peer = figures["peer"]
+    versions = ", ".join(f"{name} {version}" for name, version in peer["versions"].items())
+    table = Table(title=f"Skald against {peer['name']} ({versions}), the same workload")
+    table.add_column("side")
+    for _, title, _ in PEER_COLUMNS:
+        table.add_column(title, justify="right")
+    table.add_column("CPU ms/move", justify="right")
+    sides = peer["sides"]
+    for name, title in PEER_SIDES:
+        side = sides[name]
+        cells = [
+            f"{side[key]:,.{digits}f}" if key in side else "-" for key, _, digits in PEER_COLUMNS
+        ]
+        table.add_row(title, *cells, f"{_cpu(side)['service']:.2f}")
+    console.print(table)
+    console.print("CPU ms per move by process (the ceiling run; FlatFile: the flood):")
+    for name, title in PEER_SIDES:
+        cpu = _cpu(sides[name])
+        console.print(
+            f"  {title}: " + ", ".join(f"{key} {value:.2f}" for key, value in cpu.items())
+        )
+    for key in sorted(key for key in figures if "_vs_boardgameio" in key):
+        console.print(f"{key}: {figures[key]:.3f}")
 
 
 def main(argv: list[str] | None = None) -> int:

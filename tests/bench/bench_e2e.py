@@ -22,6 +22,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from tests.bench.cpu import CpuMeter
 from tests.bench.live import live_skald
 from tests.bench.load import PacedRun, flood, new_client, open_tables, paced, recorded_commands
 
@@ -51,27 +52,65 @@ FULL = E2ELoad(300, 25, 100, 20.0, 8.0, (0.1, 0.25, 0.5, 0.75, 0.9, 1.0), warmup
 WARMUP_COMMANDS = 2  # per table, sent and applied before a throughput run is timed
 
 
-async def _throughput(url: str, load: E2ELoad, *, echo: bool, seed: int) -> float:
+async def throughput(
+    url: str,
+    games: int,
+    commands_per_game: int,
+    *,
+    echo: bool,
+    seed: int,
+    meter: CpuMeter | None = None,
+) -> float:
     """Sustained commands per second: every table's sequence sent as fast as replies come,
-    timed after a first few commands per table (runners started, games loaded)."""
-    async with new_client(url, load.games) as http:
-        tables = await open_tables(http, load.games)
-        count = WARMUP_COMMANDS + load.commands_per_game
-        sequences = [recorded_commands(seed + n, count) for n in range(load.games)]
+    timed after a first few commands per table (runners started, games loaded); `meter`
+    reads the CPU time of the timed part."""
+    async with new_client(url, games) as http:
+        tables = await open_tables(http, games)
+        count = WARMUP_COMMANDS + commands_per_game
+        sequences = [recorded_commands(seed + n, count) for n in range(games)]
         await flood(http, tables, [s[:WARMUP_COMMANDS] for s in sequences], echo=echo)
+        if meter is not None:
+            meter.start()
         seconds = await flood(http, tables, [s[WARMUP_COMMANDS:] for s in sequences], echo=echo)
-    return load.games * load.commands_per_game / seconds
+        if meter is not None:
+            meter.stop()
+    return games * commands_per_game / seconds
+
+
+async def _throughput(url: str, load: E2ELoad, *, echo: bool, seed: int) -> float:
+    return await throughput(url, load.games, load.commands_per_game, echo=echo, seed=seed)
+
+
+async def paced_run(
+    url: str,
+    games: int,
+    offered: float,
+    seed: int,
+    *,
+    warmup_s: float,
+    point_s: float,
+    commands_per_game: int | None = None,
+    meter: CpuMeter | None = None,
+) -> PacedRun:
+    """A paced run (see load.paced) on `games` new tables; `meter` reads the CPU time of the
+    measured window. Each table gets enough commands for the offered pace unless told."""
+    async with new_client(url, 2 * games + 8) as http:
+        tables = await open_tables(http, games)
+        per_game = commands_per_game or int(offered / games * (warmup_s + point_s)) + 4
+        sequences = [recorded_commands(seed + n, per_game) for n in range(games)]
+        opened = meter.start if meter is not None else None
+        run = await paced(http, tables, sequences, offered, point_s, warmup_s, opened)
+        if meter is not None:
+            meter.stop()
+        return run
 
 
 async def _paced(url: str, load: E2ELoad, games: int, offered: float, seed: int) -> PacedRun:
-    async with new_client(url, 2 * games + 8) as http:
-        tables = await open_tables(http, games)
-        per_game = int(offered / games * (load.warmup_s + load.point_s)) + 4
-        sequences = [recorded_commands(seed + n, per_game) for n in range(games)]
-        return await paced(http, tables, sequences, offered, load.point_s, load.warmup_s)
+    return await paced_run(url, games, offered, seed, warmup_s=load.warmup_s, point_s=load.point_s)
 
 
-def _latency_row(run: PacedRun) -> dict[str, float]:
+def latency_row(run: PacedRun) -> dict[str, float]:
+    """A paced run's rates and latency percentiles, rounded for the report."""
     return {
         "offered_per_s": round(run.offered_per_s, 1),
         "achieved_per_s": round(run.achieved_per_s, 1),
@@ -91,18 +130,18 @@ async def e2e_figures(redis_url: str, load: E2ELoad) -> dict[str, Any]:
         maximum = figures["e2e_per_s"]
         light = await _paced(live.url, load, 10, load.light_per_s, 3_000_000)
         halves = [
-            _latency_row(await _paced(live.url, load, load.latency_games, maximum / 2, seed))
+            latency_row(await _paced(live.url, load, load.latency_games, maximum / 2, seed))
             for seed in range(4_000_000, 4_000_000 + 100_000 * load.half_max_windows, 100_000)
         ]
         curve = [
-            _latency_row(await _paced(live.url, load, load.latency_games, share * maximum, seed))
+            latency_row(await _paced(live.url, load, load.latency_games, share * maximum, seed))
             for share, seed in zip(load.curve, range(5_000_000, 10**9, 100_000), strict=False)
         ]
     with live_skald(redis_url, load.workers, batch_size=NAIVE_BATCH) as naive:
         figures["naive_per_s"] = await _throughput(naive.url, load, echo=False, seed=2_000_000)
     figures["e2e_vs_echo"] = figures["e2e_per_s"] / figures["echo_per_s"]
     figures["e2e_vs_naive"] = figures["e2e_per_s"] / figures["naive_per_s"]
-    figures["latency_light"] = _latency_row(light)
+    figures["latency_light"] = latency_row(light)
     figures["latency_half_max"] = sorted(halves, key=lambda row: row["p99_ms"])[len(halves) // 2]
     figures["latency_half_max_windows"] = halves
     figures["p50_light_ms"] = figures["latency_light"]["p50_ms"]

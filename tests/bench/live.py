@@ -32,11 +32,13 @@ START_TIMEOUT_S = 30.0
 
 @dataclass(frozen=True)
 class LiveSkald:
-    """A running service: its base URL and how it was configured."""
+    """A running service: its base URL, how it was configured, and its process (the API; the
+    workers are its children)."""
 
     url: str
     settings: Settings
     workers: int
+    pid: int
 
 
 def delete_keys(client: redis.Redis, pattern: str) -> None:
@@ -91,7 +93,7 @@ def live_skald(redis_url: str, workers: int, batch_size: int) -> Iterator[LiveSk
     try:
         url = f"http://127.0.0.1:{port}"
         _wait_until_ready(url, process)
-        yield LiveSkald(url, settings, workers)
+        yield LiveSkald(url, settings, workers, process.pid)
     finally:
         stop_process(process, timeout_s=20)
         delete_keys(direct, f"{settings.key_prefix}*")

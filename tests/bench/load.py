@@ -14,6 +14,7 @@ import math
 import random
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -217,19 +218,29 @@ async def paced(
     offered_per_s: float,
     duration_s: float,
     warmup_s: float = 0.0,
+    on_measuring: Callable[[], None] | None = None,
 ) -> PacedRun:
     """Offer `offered_per_s` commands per second spread over the tables for `warmup_s`, then
     for `duration_s` timing each command from submit until the other seat's stream shows its
     outcome. The warm-up is not measured: the figures are those of the steady state, not of
-    runners starting and workers loading the tables' games."""
+    runners starting and workers loading the tables' games.
+
+    An `offered_per_s` of 0 offers no pace: each table sends its next command as soon as the
+    other seat's stream shows the last (the ceiling with the other seat notified).
+    `on_measuring` is called when the measured window opens."""
     streams = [[SeatStream(http, table, seat) for seat in range(2)] for table in tables]
     await asyncio.gather(*(s.opened() for pair in streams for s in pair))
     run = PacedRun(offered_per_s, 0.0)
-    interval = len(tables) / offered_per_s  # each table's pace
+    interval = len(tables) / offered_per_s if offered_per_s else 0.0  # each table's pace
     started = time.perf_counter()
     measured_from = started + warmup_s
     deadline = measured_from + duration_s
     rng = random.Random(7)
+
+    async def open_window() -> None:
+        await _sleep_until(measured_from)
+        if on_measuring is not None:
+            on_measuring()
 
     async def play(table: Table, sequence: list[bytes], pair: list[SeatStream]) -> None:
         next_at = started + rng.random() * interval  # spread the tables' phases

@@ -19,6 +19,7 @@ from redis.asyncio import Redis
 
 from tests.bench.bench_e2e import FULL, QUICK, E2ELoad, e2e_figures
 from tests.bench.bench_fjords_engine import engine_figures
+from tests.bench.bench_peer import FULL_PEER, QUICK_PEER, TINY_PEER, PeerLoad, peer_figures
 from tests.bench.bench_storage import rebuild_figures, storage_figures
 from tests.bench.chart import draw_load_chart
 
@@ -31,16 +32,18 @@ class SuiteLoad:
     engine_games: int
     storage_games: int
     rebuild_games: int
+    peer: PeerLoad  # the comparison with another server, when asked for
 
 
-QUICK_SUITE = SuiteLoad(QUICK, engine_games=5, storage_games=2, rebuild_games=1000)
-FULL_SUITE = SuiteLoad(FULL, engine_games=20, storage_games=5, rebuild_games=10_000)
+QUICK_SUITE = SuiteLoad(QUICK, engine_games=5, storage_games=2, rebuild_games=1000, peer=QUICK_PEER)
+FULL_SUITE = SuiteLoad(FULL, engine_games=20, storage_games=5, rebuild_games=10_000, peer=FULL_PEER)
 # A load small enough for a smoke test of the command (figures meaningless, keys all there).
 TINY_SUITE = SuiteLoad(
     E2ELoad(4, 3, 2, 5.0, 0.5, (0.5,), workers=1, warmup_s=0.2, half_max_windows=1),
     engine_games=1,
     storage_games=1,
     rebuild_games=3,
+    peer=TINY_PEER,
 )
 
 # Figure -> (comparison, target) from the issue; met when `figure <op> target`.
@@ -88,8 +91,10 @@ async def run_suite(
     load: SuiteLoad,
     chart: Path | None = None,
     progress: Callable[[str], None] = lambda step: None,
+    peer: str | None = None,
 ) -> dict[str, Any]:
-    """Measure everything; draw the load chart into `chart` when given."""
+    """Measure everything; draw the load chart into `chart` when given; measure `peer`
+    (another server, see bench_peer) against Skald when named."""
     # The in-process drainer logs one line per batch: figures are the output here.
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     figures: dict[str, Any] = {"machine": machine()}
@@ -105,6 +110,8 @@ async def run_suite(
         await redis.aclose()
     progress("end to end over HTTP")
     figures.update(await e2e_figures(redis_url, load.e2e))
+    if peer is not None:
+        figures.update(await peer_figures(peer, load.peer, progress))
     figures["targets"] = target_report(figures)
     if chart is not None:
         draw_load_chart(figures, chart)
