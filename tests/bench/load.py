@@ -25,6 +25,7 @@ from contracts.api import CommandOutcome, GameCreated, SeatJoined, SubmitCommand
 
 RACE_CONFIG = {"players": 2, "target": 10**9}  # never finishes: every Move stays legal
 SETUP_CONCURRENCY = 32
+KEEPALIVE_S = 3.0  # below the server's (uvicorn's default is 5 s)
 ENCODER = msgspec.json.Encoder()
 T = TypeVar("T")
 # The `id:` line of a server-sent event: the version the event shows.
@@ -70,7 +71,10 @@ def new_client(url: str, connections: int) -> aiohttp.ClientSession:
     async client spent several times more CPU per request (it was the bottleneck of the echo
     baseline, profiled with pyinstrument).
     """
-    connector = aiohttp.TCPConnector(limit=connections)
+    # Idle connections are dropped before uvicorn's 5 s keep-alive closes them: reusing one the
+    # server is closing fails with "Server disconnected" (tables that finish a flood early
+    # wait idle while the slowest ones are applied).
+    connector = aiohttp.TCPConnector(limit=connections, keepalive_timeout=KEEPALIVE_S)
     timeout = aiohttp.ClientTimeout(total=None, sock_read=60.0)
     return aiohttp.ClientSession(url, connector=connector, timeout=timeout)
 
