@@ -150,7 +150,13 @@ async def _applied(http: aiohttp.ClientSession, table: Table, body: bytes) -> No
     path = f"/games/{table.game_id}/commands/{command_id}"
     while True:  # each wait is bounded by the server's max_wait_s
         options = {"params": {"wait": "30"}, "headers": table.auth(seat)}
-        outcome = await _call(http, "GET", path, CommandOutcome, **options)
+        try:
+            outcome = await _call(http, "GET", path, CommandOutcome, **options)
+        except (aiohttp.SocketTimeoutError, aiohttp.ServerDisconnectedError):
+            # The command was accepted and this only asks what became of it: ask again. A
+            # stalled answer still counts in the run's time (seen once in a naive flood on a
+            # machine at load 10, where one long poll went unanswered for 60 s).
+            continue
         if outcome.status == "applied":
             return
         if outcome.status != "queued":
