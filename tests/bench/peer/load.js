@@ -200,9 +200,10 @@ async function main() {
   } else {
     throw new Error(`unknown mode ${mode}: flood or paced`);
   }
-  console.log(JSON.stringify(result));
   for (const match of matches) for (const seat of match.seats) seat.stop();
-  process.exit(0);
+  // Exit once the line is written: a pipe takes it asynchronously, and exiting at once would
+  // cut it at the pipe's buffer.
+  process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
 }
 
 main().catch((error) => {
