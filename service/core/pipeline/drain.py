@@ -122,11 +122,6 @@ class Drainer:
         self.batch_size = batch_size
         self.lease_ttl_ms = lease_ttl_ms
 
-    async def drain(self, game_id: str) -> DrainReport:
-        """Apply up to one batch of one game's waiting commands (a round of one game)."""
-        [report] = (await self.drain_round([game_id])).reports
-        return report
-
     async def drain_round(self, game_ids: list[str], then_take: NextTake | None = None) -> Round:
         """Apply up to one batch of each game's waiting commands; a report per game, in order.
 

@@ -19,6 +19,7 @@ from service.read.history.disclosure import OPERATOR, SPECTATOR
 from service.read.history.history_errors import CommandNotFound, VersionNotFound
 from service.read.history.replay import received_at
 from tests.fakes.race import RaceConfig
+from tests.fakes.turns import drain_one
 from tests.unit.history.conftest import PREFIX
 from tests.unit.history.playthrough import PlayedGame, StoreDriver, play_through_store, seed_of
 from tests.unit.history.tamper import edit_events
@@ -164,7 +165,7 @@ async def test_a_move_with_a_bad_payload_is_refused_and_auditable(store: EventSt
     bad = msgspec.json.encode({"type": "Move", "steps": "far"})
     await store.submit("g1", ReceivedCommand(0, "bad", "req-bad", bad), "job", 0, 1000)
     driver = StoreDriver(store, "race")
-    await driver.drainer.drain("g1")
+    await drain_one(driver.drainer, "g1")
     audit = await HistoryService(store).audit_command("g1", "bad", OPERATOR)
     assert audit.status == "refused"
     assert audit.refusal is not None and audit.refusal.code == "command.bad_payload"

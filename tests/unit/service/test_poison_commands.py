@@ -14,7 +14,6 @@ import fakeredis
 import pytest
 
 from domain.games import unregister
-from service.adapters.store.memory import InMemoryEventStore
 from service.adapters.store.ports import CommitFailed, CommitOutcome
 from service.adapters.store.records import Batch, ReceivedCommand, RunnerLimits
 from service.api.asgi import create_litestar
@@ -27,6 +26,7 @@ from service.facade.history_side import HistoryService
 from service.read.history.disclosure import Audience
 from service.shared.errors import InvalidInput
 from service.shared.settings import Settings
+from tests.fakes.memory_store import InMemoryEventStore
 from tests.fakes.poison import (
     DECIDE_FAILS,
     EVENT_UNSTORABLE,

@@ -281,7 +281,7 @@ class InMemoryEventStore:
             return None
         return game.views_version, game.views[name]
 
-    async def acquire_lease(self, game_id: str, ttl_ms: int) -> int | None:
+    def _take_lease(self, game_id: str, ttl_ms: int) -> int | None:
         """A fencing token for the game's lease, or None when another holder has it."""
         game = self._game(game_id)
         if self._lease_token(game) is not None:
@@ -297,7 +297,7 @@ class InMemoryEventStore:
         turns: list[Turn | None] = []
         for request in requests:
             game = self._games.get(request.game_id)
-            token = None if game is None else await self.acquire_lease(request.game_id, ttl_ms)
+            token = None if game is None else self._take_lease(request.game_id, ttl_ms)
             if game is None or token is None:
                 turns.append(None)
                 continue
