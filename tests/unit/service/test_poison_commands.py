@@ -23,6 +23,7 @@ from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
 from service.facade.history_side import HistoryService
+from service.read.history.audit import audit_command
 from service.read.history.disclosure import Audience
 from service.shared.errors import InvalidInput
 from service.shared.settings import Settings
@@ -116,7 +117,9 @@ async def test_a_poison_command_is_refused_and_its_game_and_round_mates_go_on(
     skald = harness.skald
     refused = await skald.commands.outcome(poisoned_id, "poison")
     assert (refused.status, refused.code) == ("refused", code)
-    audit = await HistoryService(skald.store).audit_command(poisoned_id, "poison", OPERATOR)
+    audit = audit_command(
+        await HistoryService(skald.store).history(poisoned_id), "poison", OPERATOR
+    )
     assert audit.refusal is not None and audit.refusal.code == code
     later = ["before", "after"] if after_a_move else ["after"]
     for command_id in later:
