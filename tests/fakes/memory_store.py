@@ -1,4 +1,8 @@
-"""An in-memory EventStore with the same semantics as the Redis adapter (for unit tests).
+"""An in-memory store with the Redis adapter's semantics, kept only for the tests that need a
+clock they control (runner slots and leases expiring without a sleep: test_runner.py, and the
+lease lost mid-batch of test_drain.py) and for the history benchmark (no storage round trips
+in its figures). Every other test of store behaviour runs the Redis adapter, on fakeredis and
+on a real Redis.
 
 Each method runs without awaiting in between, so each is atomic under asyncio like a Lua
 script is on Redis. Time comes from an injectable clock so tests can expire leases and rate
