@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from contracts.history import AuditReport, FairnessReport, GameVerification, ReplayFrame
+from contracts.history import FairnessReport, GameVerification, ReplayFrame
 from service.adapters.store.keys import is_game_id
 from service.adapters.store.ports import GameMissing, HistoryStore
-from service.read.history.audit import audit_command, audit_version
 from service.read.history.disclosure import Audience
 from service.read.history.fairness import fairness_report
 from service.read.history.inspection import KeyInspector
@@ -61,14 +60,6 @@ class HistoryService:
     ) -> ReplayFrame:
         """The game at version `at` (the last by default) as `seat`'s view or the public."""
         return replay_frame(await self.history(game_id), audience, at, seat)
-
-    async def audit_version(self, game_id: str, version: int, audience: Audience) -> AuditReport:
-        """The audit of the move that produced `version`."""
-        return audit_version(await self.history(game_id), version, audience)
-
-    async def audit_command(self, game_id: str, command_id: str, audience: Audience) -> AuditReport:
-        """The audit of a command by its id."""
-        return audit_command(await self.history(game_id), command_id, audience)
 
     async def fairness(self, game_id: str) -> FairnessReport:
         """The seed check ("pending" until the game ends; public either way)."""

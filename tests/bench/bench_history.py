@@ -20,7 +20,6 @@ import structlog
 
 from domain.engine import fold
 from domain.games import game_names, get_game
-from service.adapters.store.memory import InMemoryEventStore
 from service.core.codec import codec_for, is_meta_event
 from service.read.history.audit import audit_version
 from service.read.history.disclosure import SPECTATOR
@@ -29,6 +28,7 @@ from service.read.history.loading import read_game
 from service.read.history.record import decode_history
 from service.read.history.replay import replay_frame
 from service.read.history.verify import verify_game
+from tests.fakes.memory_store import InMemoryEventStore
 from tests.unit.history.playthrough import play_through_store, seed_of
 
 

@@ -29,7 +29,6 @@ class Scripts:
         self.create = self._register(redis, "create")
         self.submit = self._register(redis, "submit")
         self.commit = self._register(redis, "commit")
-        self.lease = self._register(redis, "lease")
         self.open_turn = self._register(redis, "open_turn")
         self.release_lease = self._register(redis, "release_lease")
         self.wake = self._register(redis, "wake")

@@ -15,71 +15,26 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Literal
 
 import structlog
 from redis.exceptions import RedisError
 
 from service.adapters.notifications import Publisher
 from service.adapters.store.ports import (
-    AlreadyDecided,
     CommitFailed,
     DrainStore,
-    GameMissing,
-    LeaseLost,
-    VersionConflict,
 )
 from service.adapters.store.records import (
-    Batch,
-    CommandRecord,
     Committed,
-    Decided,
-    ReceivedCommand,
     Turn,
     TurnRequest,
 )
 from service.adapters.store.side import Lobby, Views
-from service.core.codec import codec_for
-from service.core.pipeline.apply import BatchPlan, plan_batch
+from service.core.pipeline.careful import OneAtATime
 from service.core.pipeline.session import GameSession, SessionCache, load_session
-from service.core.projections import encode_views
+from service.core.pipeline.turn_plan import DrainReport, Planned, plan_turn, views_of
 
 log = structlog.get_logger("skald.worker")
-
-# "resting": not even a refusal could be written for the game; it keeps its lease until the
-# lease expires (then the sweeper wakes it) rather than spin from runner to runner.
-DrainStatus = Literal["applied", "idle", "busy", "lease_lost", "resting"]
-
-
-@dataclass(frozen=True)
-class DrainReport:
-    """What one game's turn did; `put_back` when the game went back to the ready set."""
-
-    game_id: str
-    status: DrainStatus
-    commands: int = 0
-    version: int = 0
-    put_back: bool = False
-
-
-@dataclass
-class _Planned:
-    """One opened game of a round, decided and ready to commit."""
-
-    session: GameSession
-    plan: BatchPlan
-    batch: Batch
-    was_finished: bool
-    started: float
-    turn: Turn
-
-    @property
-    def follow_up(self) -> bool:
-        """Whether work follows the commit that should not wait for the runner's next games:
-        views to rebuild (the rules failed mid-batch), a finished game to take off the lobby."""
-        plan = self.plan
-        finishing = plan.finished and not self.was_finished
-        return bool(plan.decided) and (not plan.state_trusted or finishing)
 
 
 @dataclass(frozen=True)
@@ -121,11 +76,7 @@ class Drainer:
         self.cache = cache
         self.batch_size = batch_size
         self.lease_ttl_ms = lease_ttl_ms
-
-    async def drain(self, game_id: str) -> DrainReport:
-        """Apply up to one batch of one game's waiting commands (a round of one game)."""
-        [report] = (await self.drain_round([game_id])).reports
-        return report
+        self.careful = OneAtATime(store, lobby, publisher, cache, lease_ttl_ms)
 
     async def drain_round(self, game_ids: list[str], then_take: NextTake | None = None) -> Round:
         """Apply up to one batch of each game's waiting commands; a report per game, in order.
@@ -155,7 +106,7 @@ class Drainer:
         then_take: NextTake | None,
     ) -> Round:
         reports: dict[str, DrainReport] = {}
-        planned: dict[str, _Planned] = {}
+        planned: dict[str, Planned] = {}
         careful: dict[str, Turn] = {}  # games to go through one command at a time
         for game_id, turn in zip(game_ids, turns, strict=True):
             session = cached[game_id]
@@ -165,7 +116,7 @@ class Drainer:
                 reports[game_id] = DrainReport(game_id, "busy")
                 continue
             try:
-                entry = await self._plan(game_id, session, turn)
+                entry = await plan_turn(self.store, self.lease_ttl_ms, game_id, session, turn)
             except Exception:
                 log.exception("drain_plan_failed", game_id=game_id)
                 careful[game_id] = turn
@@ -209,7 +160,7 @@ class Drainer:
             held.pop(game_id, None)
         for game_id, turn in careful.items():
             try:
-                reports[game_id] = await self._one_at_a_time(game_id, turn)
+                reports[game_id] = await self.careful.run(game_id, turn)
             except RedisError:
                 raise
             except Exception:  # its lease is given back below, with the round's
@@ -227,128 +178,8 @@ class Drainer:
         except Exception:  # Redis is gone too: the lease expires on its own
             log.exception("drain_release_failed", game_id=game_id)
 
-    async def _one_at_a_time(self, game_id: str, turn: Turn) -> DrainReport:
-        """Decide and commit a turn's commands one by one after its batch failed as a whole;
-        a command whose own step fails (rules, projection, store) is refused with
-        `command.internal_error`, and the game goes on to the next."""
-        lease, decided = turn.lease, 0
-        session = await self._fresh_session(game_id)
-        resting = False
-        try:
-            for received in turn.commands:
-                if session is not None:
-                    try:
-                        entry = await self._plan(game_id, session, turn, [received])
-                        await self.store.commit(game_id, entry.batch)
-                    except (LeaseLost, VersionConflict, AlreadyDecided, GameMissing):
-                        return DrainReport(game_id, "lease_lost", decided)
-                    except Exception:
-                        log.exception("drain_command_failed", game_id=game_id)
-                    else:
-                        decided += 1
-                        if entry.plan.finished and not entry.was_finished and self.lobby:
-                            await self.lobby.close(game_id, session.meta.game)
-                        if not entry.plan.state_trusted:
-                            session = await self._fresh_session(game_id)
-                        continue
-                try:
-                    refused = await self._refuse(game_id, lease, received)
-                except RedisError:
-                    raise
-                except Exception:
-                    log.exception("drain_game_resting", game_id=game_id, lease_ms=self.lease_ttl_ms)
-                    resting = True
-                    return DrainReport(game_id, "resting", decided)
-                if not refused:
-                    return DrainReport(game_id, "lease_lost", decided)
-                decided += 1
-                session = await self._fresh_session(game_id)
-        finally:
-            if not resting:
-                put_back = await self.store.release_lease(game_id, lease)
-        head = await self.store.head(game_id)
-        version = head.version if head is not None else 0
-        if session is not None and session.version == version:
-            self.cache.put(session)
-        if self.publisher is not None:
-            await self.publisher.publish(game_id, version)
-        return DrainReport(game_id, "applied", decided, version, put_back=put_back)
-
-    async def _fresh_session(self, game_id: str) -> GameSession | None:
-        """The game as stored, or None when it cannot be loaded (its rules fail on its own
-        events, or its game is not installed here)."""
-        try:
-            return await load_session(self.store, game_id)
-        except RedisError:
-            raise
-        except Exception:
-            log.exception("drain_load_failed", game_id=game_id)
-            return None
-
-    async def _refuse(self, game_id: str, lease: int, received: ReceivedCommand) -> bool:
-        """Record `received` as refused with nothing applied; False when the lease is lost."""
-        head = await self.store.head(game_id)
-        if head is None:
-            return False
-        record = CommandRecord(
-            "refused",
-            received.seat,
-            received.inbox_id,
-            code="command.internal_error",
-            message="the service failed on this command; nothing of it was applied",
-        )
-        batch = Batch(
-            lease=lease,
-            expected_version=head.version,
-            cursor=received.inbox_id,
-            head_hash=head.hash,
-            events=[],
-            decided=[Decided(received.command_id, record)],
-            finished=head.finished,
-            lease_ttl_ms=self.lease_ttl_ms,
-        )
-        try:
-            await self.store.commit(game_id, batch)
-        except (LeaseLost, VersionConflict, AlreadyDecided, GameMissing):
-            return False
-        return True
-
-    async def _plan(
-        self,
-        game_id: str,
-        cached: GameSession | None,
-        turn: Turn,
-        commands: list[ReceivedCommand] | None = None,
-    ) -> _Planned:
-        """Bring the game's session to the turn's head, decide its commands (or `commands`
-        alone, from a session already at the stored head), project them."""
-        if commands is not None and cached is not None:
-            session = cached
-        else:
-            session = _session_at_turn(game_id, cached, turn)
-            if session is None:  # the cache is ahead of the store (a restored Redis): reread
-                session = await load_session(self.store, game_id, head=turn.head)
-        was_finished = session.finished
-        plan = plan_batch(session, turn.commands if commands is None else commands)
-        # Projections ride in the same atomic step, unless the rules crashed half-way and
-        # the session's state can no longer be trusted (then they are rebuilt afterwards).
-        project = bool(plan.events) and session.rules_supported and plan.state_trusted
-        views = _views(session) if project else {}
-        batch = Batch(
-            lease=turn.lease,
-            expected_version=plan.expected_version,
-            cursor=plan.cursor,
-            head_hash=session.head_hash,
-            events=plan.events,
-            decided=plan.decided,
-            finished=plan.finished,
-            lease_ttl_ms=self.lease_ttl_ms,
-            views=views,
-        )
-        return _Planned(session, plan, batch, was_finished, time.perf_counter(), turn)
-
     async def _finish(
-        self, game_id: str, entry: _Planned, outcome: Committed | Exception, sent: float
+        self, game_id: str, entry: Planned, outcome: Committed | Exception, sent: float
     ) -> DrainReport:
         """Keep the advanced session if the batch was committed; report the game's turn."""
         plan, session = entry.plan, entry.session
@@ -389,40 +220,12 @@ class Drainer:
         batch stored newer ones meanwhile), then tell its listeners."""
         session = await load_session(self.store, game_id)
         if session.rules_supported and self.views is not None:
-            await self.views.write(game_id, session.version, _views(session))
+            await self.views.write(game_id, session.version, views_of(session))
         self.cache.put(session)
         if self.publisher is not None:
             await self.publisher.publish(game_id, session.version)
 
 
-def _views(session: GameSession) -> dict[str, bytes]:
-    """Every viewer's pre-encoded view of the session's state."""
-    return encode_views(
-        session.codec, session.game_id, session.version, session.state, session.meta.seats
-    )
-
-
 def _known_version(cached: GameSession | None) -> int:
     """What a turn request says the worker has: its cached version, or 0 for nothing."""
     return 0 if cached is None else cached.version
-
-
-def _session_at_turn(game_id: str, cached: GameSession | None, turn: Turn) -> GameSession | None:
-    """The session at the turn's head: the cached one folded forward by the events the turn
-    brought, or a new one from a cold start's facts; None when neither can be had."""
-    head = turn.head
-    if cached is not None:
-        if cached.version > head.version:
-            return None
-        session = cached  # its meta never changes
-    elif turn.meta is not None and turn.seed is not None:
-        codec = codec_for(turn.meta.game)
-        session = GameSession.start(game_id, turn.meta, codec, turn.seed, head)
-    else:
-        return None
-    if session.behind(head):
-        session.fold(turn.events)
-        if session.version != head.version:
-            return None  # events missing from the store's reply: never guess a state
-    session.move_to(head)
-    return session

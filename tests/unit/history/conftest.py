@@ -1,11 +1,10 @@
-"""Fixtures of the history unit tests: the race game registered, a store of each kind."""
+"""Fixtures of the history unit tests: the race game registered, the store."""
 
 from __future__ import annotations
 
 import fakeredis
 import pytest
 
-from service.adapters.store.memory import InMemoryEventStore
 from service.adapters.store.ports import EventStore
 from service.adapters.store.redis_store import RedisEventStore
 from tests.fakes.race import RaceGame
@@ -19,11 +18,10 @@ def race_registered(race: RaceGame) -> RaceGame:
     return race
 
 
-@pytest.fixture(params=["memory", "fakeredis"])
-def store(request: pytest.FixtureRequest, fake_redis: fakeredis.aioredis.FakeRedis) -> EventStore:
-    """Each EventStore adapter the unit tests run on."""
-    if request.param == "memory":
-        return InMemoryEventStore()
+@pytest.fixture
+def store(fake_redis: fakeredis.aioredis.FakeRedis) -> EventStore:
+    """The store the history unit tests run on: the Redis adapter over fakeredis (a real
+    Redis in tests/integration/history)."""
     return RedisEventStore(fake_redis, PREFIX)
 
 

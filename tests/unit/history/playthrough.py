@@ -31,6 +31,7 @@ from service.core.pipeline.create import open_game
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.session import SessionCache
 from service.core.projections import encode_views
+from tests.fakes.turns import drain_one
 
 CREATED_AT = "2024-05-01T12:00:00+00:00"
 
@@ -90,7 +91,7 @@ class StoreDriver:
         received = ReceivedCommand(sent.seat, sent.command_id, f"req-{sent.command_id}", body)
         await self.store.submit(game_id, received, f"job-{sent.command_id}", 0, 1000)
         while True:
-            report = await self.drainer.drain(game_id)
+            report = await drain_one(self.drainer, game_id)
             if not report.put_back:
                 break
 

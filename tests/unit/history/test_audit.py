@@ -15,10 +15,12 @@ from service.adapters.store.ports import EventStore
 from service.adapters.store.records import ReceivedCommand
 from service.adapters.store.redis_store import RedisEventStore
 from service.facade.history_side import HistoryService
+from service.read.history.audit import audit_command, audit_version
 from service.read.history.disclosure import OPERATOR, SPECTATOR
 from service.read.history.history_errors import CommandNotFound, VersionNotFound
 from service.read.history.replay import received_at
 from tests.fakes.race import RaceConfig
+from tests.fakes.turns import drain_one
 from tests.unit.history.conftest import PREFIX
 from tests.unit.history.playthrough import PlayedGame, StoreDriver, play_through_store, seed_of
 from tests.unit.history.tamper import edit_events
@@ -48,9 +50,9 @@ async def test_an_applied_move_shows_the_command_the_table_before_and_what_it_pr
         before = played.states[sent.version_before]
         produced = decide(game, before, sent.command, sent.seat, Chance(played.seed))
         # When the move is audited by the version of each of its events, and by its id
-        by_id = await service.audit_command("g1", sent.command_id, SPECTATOR)
+        by_id = audit_command(await service.history("g1"), sent.command_id, SPECTATOR)
         for version in range(sent.version_before + 1, sent.version_before + len(produced) + 1):
-            by_version = await service.audit_version("g1", version, SPECTATOR)
+            by_version = audit_version(await service.history("g1"), version, SPECTATOR)
             assert msgspec.structs.replace(by_version, version=None) == by_id
         # Then it shows the command as received
         assert by_id.subject == "command" and by_id.status == "applied"
@@ -86,7 +88,7 @@ async def test_a_refused_command_is_kept_and_audited_with_its_recorded_reason(
         with pytest.raises(IllegalCommand) as rules:
             decide(played.game, before, sent.command, sent.seat, Chance(played.seed))
         # When a refused command is audited by its id
-        audit = await service.audit_command("g1", sent.command_id, SPECTATOR)
+        audit = audit_command(await service.history("g1"), sent.command_id, SPECTATOR)
         # Then it shows the reason the rules gave, on the table it met, and no events
         assert audit.status == "refused"
         assert audit.refusal is not None
@@ -101,14 +103,14 @@ async def test_a_refused_command_is_kept_and_audited_with_its_recorded_reason(
 async def test_the_opening_and_the_seed_are_audited_as_such(store: EventStore) -> None:
     played = await finished_race(store, players=2)
     service = HistoryService(store)
-    created = await service.audit_version("g1", 1, OPERATOR)
+    created = audit_version(await service.history("g1"), 1, OPERATOR)
     assert created.subject == "opening" and created.command is None
     assert created.version_before == 0 and created.public_view_before is None
     assert created.events[0].event["type"] == "GameCreated"
-    setup = await service.audit_version("g1", 2, OPERATOR)
+    setup = audit_version(await service.history("g1"), 2, OPERATOR)
     assert setup.subject == "opening"
     assert setup.events[0].event["type"] == "RaceStarted"
-    seed = await service.audit_version("g1", played.last_version, OPERATOR)
+    seed = audit_version(await service.history("g1"), played.last_version, OPERATOR)
     assert seed.subject == "seed"
     assert seed.events[0].event == {"type": "SeedRevealed", "seed_hex": played.seed.hex()}
     assert seed.fairness is not None and seed.fairness.status == "fair"
@@ -121,7 +123,7 @@ async def test_a_command_still_in_the_inbox_is_audited_as_queued(store: EventSto
     seat = played.game.to_act(played.states[played.last_version])[0]
     body = b'{"type":"Move","steps":2}'
     await store.submit("g1", ReceivedCommand(seat, "waiting", "req-w", body), "job", 0, 1000)
-    audit = await HistoryService(store).audit_command("g1", "waiting", SPECTATOR)
+    audit = audit_command(await HistoryService(store).history("g1"), "waiting", SPECTATOR)
     assert audit.status == "queued"
     assert audit.version_before == played.last_version
     assert audit.events == [] and audit.refusal is None
@@ -132,9 +134,9 @@ async def test_unknown_versions_and_command_ids_are_not_found(store: EventStore)
     service = HistoryService(store)
     for version in (0, played.last_version + 1):
         with pytest.raises(VersionNotFound):
-            await service.audit_version("g1", version, OPERATOR)
+            audit_version(await service.history("g1"), version, OPERATOR)
     with pytest.raises(CommandNotFound):
-        await service.audit_command("g1", "never-sent", OPERATOR)
+        audit_command(await service.history("g1"), "never-sent", OPERATOR)
 
 
 async def test_the_audit_says_whether_the_chain_holds_up_to_the_move(
@@ -150,8 +152,8 @@ async def test_the_audit_says_whether_the_chain_holds_up_to_the_move(
     await edit_events(redis_store.redis, PREFIX, "g1", {9: louder}, rechain=False)
     service = HistoryService(redis_store)
     # When moves before and after it are audited
-    early = await service.audit_version("g1", 8, OPERATOR)
-    late = await service.audit_command("g1", moved.command_id, OPERATOR)
+    early = audit_version(await service.history("g1"), 8, OPERATOR)
+    late = audit_command(await service.history("g1"), moved.command_id, OPERATOR)
     # Then the chain holds up to the earlier one, and breaks at version 9 for the later one
     assert early.chain.holds and early.chain.first_broken_version is None
     assert not late.chain.holds and late.chain.first_broken_version == 9
@@ -164,8 +166,8 @@ async def test_a_move_with_a_bad_payload_is_refused_and_auditable(store: EventSt
     bad = msgspec.json.encode({"type": "Move", "steps": "far"})
     await store.submit("g1", ReceivedCommand(0, "bad", "req-bad", bad), "job", 0, 1000)
     driver = StoreDriver(store, "race")
-    await driver.drainer.drain("g1")
-    audit = await HistoryService(store).audit_command("g1", "bad", OPERATOR)
+    await drain_one(driver.drainer, "g1")
+    audit = audit_command(await HistoryService(store).history("g1"), "bad", OPERATOR)
     assert audit.status == "refused"
     assert audit.refusal is not None and audit.refusal.code == "command.bad_payload"
     assert audit.command is not None and audit.command.command == {"type": "Move", "steps": "far"}

@@ -11,6 +11,7 @@ import asyncio
 
 from service.adapters.store.ports import EventStore
 from service.adapters.store.records import Committed, RunnerLimits, TurnRequest
+from tests.fakes.turns import take_lease
 from tests.unit.service.store_contract import (
     GAME,
     LEASE_MS,
@@ -203,7 +204,7 @@ class RunnerContract(EventStoreContract):
         await create_game(store)
         await submit(store, command("c1"))
         await take_all(store)
-        lease = await store.acquire_lease(GAME, LEASE_MS)
+        lease = await take_lease(store, GAME, LEASE_MS)
         assert lease is not None
         batch = await self._batch(store, lease)
         await submit(store, command("c2"))  # arrives while the batch is being decided
@@ -221,7 +222,7 @@ class RunnerContract(EventStoreContract):
         await create_game(store)
         await submit(store, command("c1"))
         await take_all(store)
-        lease = await store.acquire_lease(GAME, LEASE_MS)
+        lease = await take_lease(store, GAME, LEASE_MS)
         assert lease is not None
         await store.commit(GAME, await self._batch(store, lease))
 

@@ -35,6 +35,7 @@ from service.adapters.store.records import (
     TurnRequest,
 )
 from service.core.pipeline.chain import genesis, link
+from tests.fakes.turns import take_lease
 from tests.unit.service.notifications import Notifications
 
 GAME = "g1"
@@ -221,7 +222,7 @@ class EventStoreContract:
         await create_game(store)
         accepted = await submit(store, command("c1"))
         await submit(store, command("c2"))
-        lease = await store.acquire_lease(GAME, LEASE_MS)
+        lease = await take_lease(store, GAME, LEASE_MS)
         assert lease is not None
         batch = await self._batch(store, lease)
 
@@ -242,7 +243,7 @@ class EventStoreContract:
     ) -> None:
         await create_game(store)
         await submit(store, command("c1"))
-        lease = await store.acquire_lease(GAME, LEASE_MS)
+        lease = await take_lease(store, GAME, LEASE_MS)
         assert lease is not None
         before = await store.head(GAME)
 
@@ -258,10 +259,10 @@ class EventStoreContract:
     async def test_a_commit_without_the_lease_is_refused(self, store: EventStore) -> None:
         await create_game(store)
         await submit(store, command("c1"))
-        stale = await store.acquire_lease(GAME, LEASE_MS)
+        stale = await take_lease(store, GAME, LEASE_MS)
         assert stale is not None
         await store.release_lease(GAME, stale)
-        current = await store.acquire_lease(GAME, LEASE_MS)
+        current = await take_lease(store, GAME, LEASE_MS)
         assert current is not None and current > stale
 
         with pytest.raises(LeaseLost):
@@ -272,7 +273,7 @@ class EventStoreContract:
     async def test_a_command_is_decided_at_most_once(self, store: EventStore) -> None:
         await create_game(store)
         await submit(store, command("c1"))
-        lease = await store.acquire_lease(GAME, LEASE_MS)
+        lease = await take_lease(store, GAME, LEASE_MS)
         assert lease is not None
         await store.commit(GAME, await self._batch(store, lease))
         head = await store.head(GAME)
@@ -298,7 +299,7 @@ class EventStoreContract:
 
         await store.create(GAME, META, SEED, chained(GAME, [b"a"]), False, {"json:p": view(1, "a")})
         await submit(store, command("c1"))
-        lease = await store.acquire_lease(GAME, LEASE_MS)
+        lease = await take_lease(store, GAME, LEASE_MS)
         assert lease is not None
         opening = await store.view(GAME, "json:p")
         batch = await self._batch(store, lease, expected=1)
@@ -325,7 +326,7 @@ class EventStoreContract:
     async def test_a_finishing_commit_marks_the_game_over(self, store: EventStore) -> None:
         await create_game(store)
         await submit(store, command("c1"))
-        lease = await store.acquire_lease(GAME, LEASE_MS)
+        lease = await take_lease(store, GAME, LEASE_MS)
         assert lease is not None
         batch = await self._batch(store, lease)
 
@@ -351,13 +352,13 @@ class EventStoreContract:
     async def test_one_lease_holder_at_a_time(self, store: EventStore) -> None:
         await create_game(store)
 
-        first = await store.acquire_lease(GAME, LEASE_MS)
-        second = await store.acquire_lease(GAME, LEASE_MS)
+        first = await take_lease(store, GAME, LEASE_MS)
+        second = await take_lease(store, GAME, LEASE_MS)
         assert first is not None
         await store.release_lease(GAME, first + 1000)  # a wrong token releases nothing
         still_held = await store.lease_held(GAME)
         await store.release_lease(GAME, first)
-        third = await store.acquire_lease(GAME, LEASE_MS)
+        third = await take_lease(store, GAME, LEASE_MS)
 
         assert second is None
         assert still_held
@@ -437,7 +438,7 @@ class EventStoreContract:
     async def test_no_turn_while_another_holds_the_lease(self, store: EventStore) -> None:
         await create_game(store)
         await submit(store, command("c1"))
-        holder = await store.acquire_lease(GAME, LEASE_MS)
+        holder = await take_lease(store, GAME, LEASE_MS)
         assert holder is not None
 
         [turn] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 10)
@@ -454,7 +455,7 @@ class EventStoreContract:
     async def test_a_round_opens_each_of_its_games_on_its_own(self, store: EventStore) -> None:
         for game_id in ("g1", "g2", "g3"):
             await create_game(store, game_id)
-        held = await store.acquire_lease("g2", LEASE_MS)
+        held = await take_lease(store, "g2", LEASE_MS)
         assert held is not None
 
         turns = await store.open_turns(

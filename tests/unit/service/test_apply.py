@@ -10,8 +10,8 @@ from contracts.stream import SeedRevealed
 from domain.chance import Chance
 from domain.engine import decide
 from domain.errors import IllegalCommand
-from service.adapters.store.memory import InMemoryEventStore
 from service.adapters.store.records import NO_INBOX_ID, GameMeta, ReceivedCommand, StoredEvent
+from service.adapters.store.redis_store import RedisEventStore
 from service.core.codec import GameCodec
 from service.core.pipeline.apply import plan_batch
 from service.core.pipeline.chain import first_broken_link, genesis, link
@@ -25,7 +25,7 @@ GAME_ID = "race1"
 
 
 async def session_with(
-    store: InMemoryEventStore, commands: list[tuple[int, dict[str, Any]]], target: int = 12
+    store: RedisEventStore, commands: list[tuple[int, dict[str, Any]]], target: int = 12
 ) -> tuple[GameSession, list[ReceivedCommand]]:
     await stored_race(store, GAME_ID, target=target)
     for n, (seat, command) in enumerate(commands):
@@ -38,8 +38,9 @@ def first_seat() -> int:
     return int(race_state().turn)
 
 
-async def test_an_accepted_command_appends_its_events_on_the_chain(race: RaceGame) -> None:
-    store = InMemoryEventStore()
+async def test_an_accepted_command_appends_its_events_on_the_chain(
+    store: RedisEventStore, race: RaceGame
+) -> None:
     seat = first_seat()
     session, received = await session_with(store, [(seat, {"type": "Move", "steps": 2})])
     head_before = session.head_hash
@@ -60,8 +61,9 @@ async def test_an_accepted_command_appends_its_events_on_the_chain(race: RaceGam
     assert session.state == expected and session.version == 6
 
 
-async def test_an_out_of_turn_command_is_refused_with_the_rules_reason(race: RaceGame) -> None:
-    store = InMemoryEventStore()
+async def test_an_out_of_turn_command_is_refused_with_the_rules_reason(
+    store: RedisEventStore, race: RaceGame
+) -> None:
     other = 1 - first_seat()
     session, received = await session_with(store, [(other, {"type": "Move", "steps": 1})])
     state_before = race.copy_state(session.state)
@@ -76,8 +78,9 @@ async def test_an_out_of_turn_command_is_refused_with_the_rules_reason(race: Rac
     assert plan.cursor == received[0].inbox_id  # a refusal is processed too
 
 
-async def test_a_body_that_no_longer_decodes_is_refused(race: RaceGame) -> None:
-    store = InMemoryEventStore()
+async def test_a_body_that_no_longer_decodes_is_refused(
+    store: RedisEventStore, race: RaceGame
+) -> None:
     session, _ = await session_with(store, [])
     stale = ReceivedCommand(first_seat(), "old", "r", b'{"type":"Teleport"}', "1-0")
 
@@ -88,9 +91,9 @@ async def test_a_body_that_no_longer_decodes_is_refused(race: RaceGame) -> None:
 
 
 async def test_the_winning_command_reveals_the_seed_and_later_ones_are_refused(
+    store: RedisEventStore,
     race: RaceGame,
 ) -> None:
-    store = InMemoryEventStore()
     state = race_state(target=5)
     seats = [state.turn, 1 - state.turn] * 4  # alternate; the race to 5 ends within 4 moves
     commands = [(seat, {"type": "Move", "steps": 3}) for seat in seats]
@@ -110,8 +113,9 @@ async def test_the_winning_command_reveals_the_seed_and_later_ones_are_refused(
     assert race.outcome(session.state) is not None
 
 
-async def test_a_game_under_other_rules_refuses_every_command(race: RaceGame) -> None:
-    store = InMemoryEventStore()
+async def test_a_game_under_other_rules_refuses_every_command(
+    store: RedisEventStore, race: RaceGame
+) -> None:
     opened = await stored_race(store, GAME_ID)
     await queue(store, GAME_ID, "c1", first_seat(), {"type": "Move", "steps": 1})
     session = await load_session(store, GAME_ID)
@@ -141,8 +145,9 @@ class _Broken(RaceGame):
         return super().evolve(state, event)
 
 
-async def test_a_crash_in_the_rules_refuses_that_command_only(race: RaceGame) -> None:
-    store = InMemoryEventStore()
+async def test_a_crash_in_the_rules_refuses_that_command_only(
+    store: RedisEventStore, race: RaceGame
+) -> None:
     seat = first_seat()
     session, received = await session_with(
         store,
@@ -159,9 +164,9 @@ async def test_a_crash_in_the_rules_refuses_that_command_only(race: RaceGame) ->
 
 
 async def test_a_crash_while_evolving_drops_the_command_and_stops_the_batch(
+    store: RedisEventStore,
     race: RaceGame,
 ) -> None:
-    store = InMemoryEventStore()
     seat = first_seat()
     session, received = await session_with(
         store,
@@ -185,8 +190,9 @@ class _Detailed(RaceGame):
         raise IllegalCommand("race.nope", "no", corner=(1, 2))
 
 
-async def test_refusal_details_are_kept_as_json_shows_them(race: RaceGame) -> None:
-    store = InMemoryEventStore()
+async def test_refusal_details_are_kept_as_json_shows_them(
+    store: RedisEventStore, race: RaceGame
+) -> None:
     session, received = await session_with(store, [(first_seat(), {"type": "Boost"})])
     session.codec = GameCodec(_Detailed())
 

@@ -1,4 +1,5 @@
-"""A game's drain turn on the in-memory store: batches, putting back, the lease, cached sessions."""
+"""A game's drain turn on the Redis adapter over fakeredis: batches, putting back, the lease,
+cached sessions (a lease expiring mid-batch on the in-memory store, whose clock the test moves)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ import pytest
 from domain.bots import RandomBot
 from domain.chance import Chance
 from domain.engine import decide, fold
-from service.adapters.store.memory import InMemoryEventStore
 from service.adapters.store.records import NO_INBOX_ID, Batch, Head
+from service.adapters.store.redis_store import RedisEventStore
 from service.core.pipeline.drain import Drainer, NextTake
 from service.core.pipeline.session import SessionCache, load_session
+from tests.fakes.memory_store import InMemoryEventStore
 from tests.fakes.race import RaceGame
+from tests.fakes.turns import drain_one, take_lease
 from tests.unit.service.helpers import SEED, queue, race_state, stored_race
 
 pytestmark = pytest.mark.anyio
@@ -22,26 +25,26 @@ pytestmark = pytest.mark.anyio
 GAME_ID = "race1"
 
 
-def drainer(store: InMemoryEventStore, batch_size: int = 64) -> Drainer:
+def drainer(store: RedisEventStore, batch_size: int = 64) -> Drainer:
     return Drainer(store, None, None, None, SessionCache(8), batch_size, 10_000)
 
 
-async def ready_games(store: InMemoryEventStore) -> list[str]:
+async def ready_games(store: RedisEventStore) -> list[str]:
     """Every game in the ready set, taken out of it."""
     return await store.take_ready("runner", 100)
 
 
 async def test_a_drain_applies_the_waiting_commands_and_leaves_the_game_out(
+    store: RedisEventStore,
     race: RaceGame,
 ) -> None:
-    store = InMemoryEventStore()
     await stored_race(store, GAME_ID)
     seat = race_state().turn
     await queue(store, GAME_ID, "c1", seat, {"type": "Move", "steps": 1})
     await queue(store, GAME_ID, "c2", 1 - seat, {"type": "Move", "steps": 2})
 
     await ready_games(store)  # the runner took the game
-    report = await drainer(store).drain(GAME_ID)
+    report = await drain_one(drainer(store), GAME_ID)
 
     assert (report.status, report.commands, report.version, report.put_back) == (
         "applied",
@@ -54,14 +57,15 @@ async def test_a_drain_applies_the_waiting_commands_and_leaves_the_game_out(
     assert head is not None and await store.inbox(GAME_ID, head.cursor, 10) == []
 
 
-async def test_more_than_a_batch_puts_the_game_back_in_the_ready_set(race: RaceGame) -> None:
-    store = InMemoryEventStore()
+async def test_more_than_a_batch_puts_the_game_back_in_the_ready_set(
+    store: RedisEventStore, race: RaceGame
+) -> None:
     await stored_race(store, GAME_ID)
     for n in range(5):
         await queue(store, GAME_ID, f"c{n}", 0, {"type": "Move", "steps": 1})
     await ready_games(store)  # the runner took the game
 
-    report = await drainer(store, batch_size=2).drain(GAME_ID)
+    report = await drain_one(drainer(store, batch_size=2), GAME_ID)
 
     assert (report.commands, report.put_back) == (2, True)
     assert await ready_games(store) == [GAME_ID]
@@ -71,16 +75,16 @@ async def test_more_than_a_batch_puts_the_game_back_in_the_ready_set(race: RaceG
 
 
 async def test_a_drain_finds_the_game_busy_when_another_holds_the_lease(
+    store: RedisEventStore,
     race: RaceGame,
 ) -> None:
-    store = InMemoryEventStore()
     await stored_race(store, GAME_ID)
     await queue(store, GAME_ID, "c1", 0, {"type": "Move", "steps": 1})
-    holder = await store.acquire_lease(GAME_ID, 10_000)
+    holder = await take_lease(store, GAME_ID, 10_000)
     assert holder is not None
     await ready_games(store)  # this runner took the game
 
-    report = await drainer(store).drain(GAME_ID)
+    report = await drain_one(drainer(store), GAME_ID)
     skipped = await ready_games(store)
     put_back = await store.release_lease(GAME_ID, holder)  # the holder lets go
 
@@ -100,12 +104,12 @@ async def test_a_lease_expired_mid_batch_stops_the_job_without_writing(race: Rac
 
     async def commit_after_a_stall(game_id: str, batch: Batch) -> Head:
         now[0] += 60  # the worker stalled past its lease, and another worker took the game
-        assert await store.acquire_lease(game_id, 10_000) is not None
+        assert await take_lease(store, game_id, 10_000) is not None
         return await commit(game_id, batch)
 
     store.commit = commit_after_a_stall  # type: ignore[method-assign]
 
-    report = await drainer(store).drain(GAME_ID)
+    report = await drain_one(drainer(store), GAME_ID)
 
     assert report.status == "lease_lost"
     assert len(await store.read(GAME_ID)) == 5
@@ -113,9 +117,9 @@ async def test_a_lease_expired_mid_batch_stops_the_job_without_writing(race: Rac
 
 
 async def test_a_cached_session_folds_forward_what_another_worker_applied(
+    store: RedisEventStore,
     race: RaceGame,
 ) -> None:
-    store = InMemoryEventStore()
     await stored_race(store, GAME_ID)
     workers = [drainer(store), drainer(store)]
     bots = [RandomBot(1), RandomBot(2)]
@@ -126,7 +130,7 @@ async def test_a_cached_session_folds_forward_what_another_worker_applied(
         assert command is not None
         await queue(store, GAME_ID, f"c{sent}", seat, msgspec.to_builtins(command))
         # Alternate workers: each one's cached session falls behind the other's writes.
-        await workers[sent % 2].drain(GAME_ID)
+        await drain_one(workers[sent % 2], GAME_ID)
         live = fold(race, decide(race, live, command, seat, chance), live)
         sent += 1
 
@@ -142,10 +146,10 @@ async def test_a_cached_session_folds_forward_what_another_worker_applied(
 
 
 async def test_a_round_that_finishes_a_game_does_not_wait_for_the_next_games(
+    store: RedisEventStore,
     race: RaceGame,
 ) -> None:
     # Given a game whose waiting commands finish it (the lobby must hear of it at once)
-    store = InMemoryEventStore()
     await stored_race(store, GAME_ID, target=5)
     seat = race_state(target=5).turn
     for n, mover in enumerate([seat, 1 - seat, seat]):
@@ -161,9 +165,10 @@ async def test_a_round_that_finishes_a_game_does_not_wait_for_the_next_games(
     assert (drained.taken, drained.waited) == ([], False)
 
 
-async def test_a_round_waits_for_the_next_game_with_its_commit(race: RaceGame) -> None:
+async def test_a_round_waits_for_the_next_game_with_its_commit(
+    store: RedisEventStore, race: RaceGame
+) -> None:
     # Given a drained game and another one that gets a command only while the round waits
-    store = InMemoryEventStore()
     await stored_race(store, GAME_ID)
     await stored_race(store, "race2")
     await queue(store, GAME_ID, "c1", race_state().turn, {"type": "Move", "steps": 1})

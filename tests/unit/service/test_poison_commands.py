@@ -14,9 +14,9 @@ import fakeredis
 import pytest
 
 from domain.games import unregister
-from service.adapters.store.memory import InMemoryEventStore
 from service.adapters.store.ports import CommitFailed, CommitOutcome
 from service.adapters.store.records import Batch, ReceivedCommand, RunnerLimits
+from service.adapters.store.redis_store import RedisEventStore
 from service.api.asgi import create_litestar
 from service.api.openapi import openapi_document
 from service.core.codec import codec_for
@@ -24,6 +24,7 @@ from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
 from service.facade.history_side import HistoryService
+from service.read.history.audit import audit_command
 from service.read.history.disclosure import Audience
 from service.shared.errors import InvalidInput
 from service.shared.settings import Settings
@@ -116,7 +117,9 @@ async def test_a_poison_command_is_refused_and_its_game_and_round_mates_go_on(
     skald = harness.skald
     refused = await skald.commands.outcome(poisoned_id, "poison")
     assert (refused.status, refused.code) == ("refused", code)
-    audit = await HistoryService(skald.store).audit_command(poisoned_id, "poison", OPERATOR)
+    audit = audit_command(
+        await HistoryService(skald.store).history(poisoned_id), "poison", OPERATOR
+    )
     assert audit.refusal is not None and audit.refusal.code == code
     later = ["before", "after"] if after_a_move else ["after"]
     for command_id in later:
@@ -179,16 +182,21 @@ def test_the_bounds_are_in_the_openapi_document() -> None:
     assert codec_for("fjords").parse_command({"type": "PlaceTile", "tile": 67, "q": -3, "r": 2})
 
 
-# --- the in-memory store: a failing commit, a crashed round --------------------------------
+# --- the store over fakeredis: a failing commit, a crashed round --------------------------------
 
 
-class FailingCommits(InMemoryEventStore):
+class FailingCommits(RedisEventStore):
     """A store whose commits fail (as an unwritable batch would) for batches that apply one
     of `poisoned` (its refusal alone can be written) or decide one of `unwritable`, and whose
     round commits raise once after `crash_rounds` is set."""
 
-    def __init__(self, poisoned: set[str], unwritable: set[str] | None = None) -> None:
-        super().__init__(runners=RunnerLimits(1, 60_000))
+    def __init__(
+        self,
+        redis: fakeredis.aioredis.FakeRedis,
+        poisoned: set[str],
+        unwritable: set[str] | None = None,
+    ) -> None:
+        super().__init__(redis, "t:", runners=RunnerLimits(1, 60_000))
         self.poisoned = poisoned
         self.unwritable = unwritable or set()  # not even their refusal can be written
         self.crash_rounds = 0
@@ -220,11 +228,13 @@ class FailingCommits(InMemoryEventStore):
         if self.crash_rounds:
             self.crash_rounds -= 1
             raise ConnectionError("the connection dropped mid-round")
-        return await self.commit_turns(batches), await self.take_ready(runner_job_id, count, wait_s)
+        outcomes = await self.commit_turns(batches)
+        _, taken = await super().commit_turns_then_take([], runner_job_id, count, wait_s)
+        return outcomes, taken
 
 
-async def memory_submit(
-    store: InMemoryEventStore,
+async def submit_move(
+    store: RedisEventStore,
     scheduler: RecordingScheduler,
     game_id: str,
     command_id: str,
@@ -238,25 +248,25 @@ async def memory_submit(
         await scheduler.schedule(job_id)
 
 
-def memory_runner(store: InMemoryEventStore) -> tuple[RecordingScheduler, DrainRunner]:
+def runner_on(store: RedisEventStore) -> tuple[RecordingScheduler, DrainRunner]:
     scheduler = RecordingScheduler()
     drainer = Drainer(store, None, None, None, SessionCache(8), 64, 60_000)
     return scheduler, DrainRunner(store, drainer, scheduler, 60.0, round_size=4)
 
 
 async def test_a_command_whose_commit_fails_is_refused_and_the_game_goes_on(
-    race: RaceGame,
+    race: RaceGame, fake_redis: fakeredis.aioredis.FakeRedis
 ) -> None:
     # Given a batch of three moves whose middle one cannot be committed, and a healthy game
-    store = FailingCommits({"middle"})
-    scheduler, runner = memory_runner(store)
+    store = FailingCommits(fake_redis, {"middle"})
+    scheduler, runner = runner_on(store)
     first = race_state().turn
     for game_id in ("g1", "g2"):
         await stored_race(store, game_id)
-    await memory_submit(store, scheduler, "g1", "first", first)
-    await memory_submit(store, scheduler, "g1", "middle", 1 - first)
-    await memory_submit(store, scheduler, "g1", "last", 1 - first)
-    await memory_submit(store, scheduler, "g2", "healthy", first)
+    await submit_move(store, scheduler, "g1", "first", first)
+    await submit_move(store, scheduler, "g1", "middle", 1 - first)
+    await submit_move(store, scheduler, "g1", "last", 1 - first)
+    await submit_move(store, scheduler, "g2", "healthy", first)
 
     await scheduler.run_all(runner)
 
@@ -276,15 +286,15 @@ async def test_a_command_whose_commit_fails_is_refused_and_the_game_goes_on(
 
 
 async def test_a_crashed_round_gives_its_leases_and_its_slot_back_at_once(
-    race: RaceGame,
+    race: RaceGame, fake_redis: fakeredis.aioredis.FakeRedis
 ) -> None:
-    # Given three games ready and a round whose commit crashes (the clock never moves, so no
-    # lease or slot can expire: whatever is free again was given back)
-    store = FailingCommits(set())
-    scheduler, runner = memory_runner(store)
+    # Given three games ready and a round whose commit crashes (leases and slots last a
+    # minute, so none expires during the test: whatever is free again was given back)
+    store = FailingCommits(fake_redis, set())
+    scheduler, runner = runner_on(store)
     for n in range(3):
         await stored_race(store, f"g{n}")
-        await memory_submit(store, scheduler, f"g{n}", f"c{n}", race_state().turn)
+        await submit_move(store, scheduler, f"g{n}", f"c{n}", race_state().turn)
     [job] = scheduler.scheduled
     scheduler.scheduled.clear()
     store.crash_rounds = 1
@@ -303,15 +313,15 @@ async def test_a_crashed_round_gives_its_leases_and_its_slot_back_at_once(
 
 
 async def test_a_game_that_cannot_record_even_a_refusal_rests_instead_of_spinning(
-    race: RaceGame,
+    race: RaceGame, fake_redis: fakeredis.aioredis.FakeRedis
 ) -> None:
     # Given a game whose store takes no outcome of one command, beside a healthy game
-    store = FailingCommits(set(), unwritable={"stuck"})
-    scheduler, runner = memory_runner(store)
+    store = FailingCommits(fake_redis, set(), unwritable={"stuck"})
+    scheduler, runner = runner_on(store)
     for game_id in ("g1", "g2"):
         await stored_race(store, game_id)
-    await memory_submit(store, scheduler, "g1", "stuck", race_state().turn)
-    await memory_submit(store, scheduler, "g2", "healthy", race_state().turn)
+    await submit_move(store, scheduler, "g1", "stuck", race_state().turn)
+    await submit_move(store, scheduler, "g2", "healthy", race_state().turn)
 
     # When the runners run until none is scheduled (a spinning game would never let them end)
     ran = await scheduler.run_all(runner)

@@ -7,11 +7,11 @@ import contextlib
 
 import pytest
 
-from service.adapters.store.memory import InMemoryEventStore
 from service.adapters.store.records import ReceivedCommand, RunnerLimits
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
+from tests.fakes.memory_store import InMemoryEventStore
 from tests.fakes.race import RaceGame
 from tests.fakes.scheduler import RecordingScheduler
 from tests.unit.service.helpers import body, race_state, stored_race

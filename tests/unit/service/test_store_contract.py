@@ -1,4 +1,4 @@
-"""The storage contract on the in-memory store and on the Redis adapter over fakeredis.
+"""The storage contract on the Redis adapter over fakeredis.
 
 The same suite runs on a real Redis in tests/integration/test_store_redis.py.
 """
@@ -10,31 +10,15 @@ from collections.abc import AsyncIterator
 import fakeredis
 import pytest
 
-from service.adapters.store.memory import InMemoryEventStore
 from service.adapters.store.ports import EventStore
 from service.adapters.store.redis_store import RedisEventStore
 from tests.unit.service.notifications import (
     Notifications,
-    RecordedNotifications,
     subscribed,
 )
 from tests.unit.service.runner_contract import RunnerContract
 
 pytestmark = pytest.mark.anyio
-
-
-class TestInMemoryEventStore(RunnerContract):
-    @pytest.fixture
-    def recorded(self) -> RecordedNotifications:
-        return RecordedNotifications()
-
-    @pytest.fixture
-    def store(self, recorded: RecordedNotifications) -> InMemoryEventStore:
-        return InMemoryEventStore(notify=recorded)
-
-    @pytest.fixture
-    def notifications(self, recorded: RecordedNotifications) -> Notifications:
-        return recorded
 
 
 class TestRedisEventStoreOnFakeRedis(RunnerContract):

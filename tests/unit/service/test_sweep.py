@@ -11,6 +11,7 @@ from service.adapters.store.keys import runners_key
 from service.adapters.store.side import PendingIndex
 from service.core.pipeline.sweep import SweepReport, sweep
 from tests.fakes.race import RaceGame, race_config
+from tests.fakes.turns import take_lease
 from tests.unit.service.harness import Harness, make_harness
 
 pytestmark = pytest.mark.anyio
@@ -86,7 +87,7 @@ async def test_a_game_waiting_for_a_live_runner_is_left_to_it(harness: Harness) 
 async def test_a_game_whose_lease_is_held_is_left_to_its_worker(harness: Harness) -> None:
     game_id, job_id = await submitted_game(harness)
     await runner_died(harness, job_id, holding_the_game=True)
-    assert await harness.skald.store.acquire_lease(game_id, 10_000) is not None
+    assert await take_lease(harness.skald.store, game_id, 10_000) is not None
 
     report = await run_sweep(harness)
 

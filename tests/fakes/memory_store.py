@@ -1,4 +1,8 @@
-"""An in-memory EventStore with the same semantics as the Redis adapter (for unit tests).
+"""An in-memory store with the Redis adapter's semantics, kept only for the tests that need a
+clock they control (runner slots and leases expiring without a sleep: test_runner.py, and the
+lease lost mid-batch of test_drain.py) and for the history benchmark (no storage round trips
+in its figures). Every other test of store behaviour runs the Redis adapter, on fakeredis and
+on a real Redis.
 
 Each method runs without awaiting in between, so each is atomic under asyncio like a Lua
 script is on Redis. Time comes from an injectable clock so tests can expire leases and rate
@@ -281,7 +285,7 @@ class InMemoryEventStore:
             return None
         return game.views_version, game.views[name]
 
-    async def acquire_lease(self, game_id: str, ttl_ms: int) -> int | None:
+    def _take_lease(self, game_id: str, ttl_ms: int) -> int | None:
         """A fencing token for the game's lease, or None when another holder has it."""
         game = self._game(game_id)
         if self._lease_token(game) is not None:
@@ -297,7 +301,7 @@ class InMemoryEventStore:
         turns: list[Turn | None] = []
         for request in requests:
             game = self._games.get(request.game_id)
-            token = None if game is None else await self.acquire_lease(request.game_id, ttl_ms)
+            token = None if game is None else self._take_lease(request.game_id, ttl_ms)
             if game is None or token is None:
                 turns.append(None)
                 continue

@@ -1,0 +1,204 @@
+"""The event log, the command inbox and the stored projections on Redis: a game's meta hash,
+its event and inbox streams, its commands hash and its views hash (keys: `keys.py`)."""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+import msgspec
+
+from service.adapters.store.damage import checked_view, contiguous_events, game_absent
+from service.adapters.store.ports import GameExists
+from service.adapters.store.records import (
+    NO_INBOX_ID,
+    RECORD_DECODER,
+    Accepted,
+    CommandRecord,
+    Duplicate,
+    GameMeta,
+    Head,
+    NewEvent,
+    ReceivedCommand,
+    StoredEvent,
+    SubmitResult,
+    Throttled,
+)
+from service.adapters.store.redis_base import RedisGames
+from service.adapters.store.redis_records import (
+    checked_received,
+    is_inbox_id,
+    stored_event,
+    text,
+)
+from service.shared.errors import GameDamaged
+
+
+class RedisEventLog(RedisGames):
+    """`EventLog`, `CommandInbox` and `ProjectionReader` on Redis."""
+
+    async def create(
+        self,
+        game_id: str,
+        meta: GameMeta,
+        seed: bytes,
+        events: list[NewEvent],
+        finished: bool,
+        views: dict[str, bytes] | None = None,
+    ) -> Head:
+        """Store a new game with its projections; GameExists if the id is taken."""
+        keys = self.keys(game_id)
+        head_hash = events[-1].hash if events else b""
+        args: list[Any] = [
+            meta.game,
+            meta.rules_version,
+            meta.seats,
+            meta.created_at,
+            seed,
+            head_hash,
+            int(finished),
+            len(events),
+        ]
+        for event in events:
+            args += [event.data, event.hash]
+        for name, value in (views or {}).items():
+            args += [name, value]
+        reply = await self.scripts.create(
+            keys=[keys.meta, keys.events, keys.secret, keys.views], args=args
+        )
+        if reply[0] == b"exists":
+            raise GameExists(game_id)
+        return Head(len(events), head_hash, NO_INBOX_ID, finished)
+
+    async def meta(self, game_id: str) -> GameMeta | None:
+        """The game's fixed facts, or None when there is no such game."""
+        row: list[Any] = await self.redis.hmget(
+            self.keys(game_id).meta, ["game", "rv", "seats", "created"]
+        )
+        game, rules, seats, created = row
+        if game is None:
+            return None
+        if rules is None or seats is None or created is None or not seats.isdigit():
+            raise GameDamaged(game_id, "the meta record lacks the game's fixed facts")
+        return GameMeta(text(game), text(rules), int(seats), text(created))
+
+    async def known_meta(self, game_id: str) -> GameMeta:
+        """The game's fixed facts; GameMissing, GameQuarantined or GameDamaged without them."""
+        meta = await self.meta(game_id)
+        if meta is None:
+            await self.absent(game_id)
+        return meta
+
+    async def absent(self, game_id: str, what: str = "meta record") -> NoReturn:
+        """Raise why the game's record is missing (see `game_absent`)."""
+        await game_absent(self.redis, self.keys(game_id), game_id, what)
+
+    async def head(self, game_id: str) -> Head | None:
+        """Where the stream stands, or None when there is no such game."""
+        row: list[Any] = await self.redis.hmget(self.keys(game_id).meta, ["v", "h", "cur", "st"])
+        version, chain, cursor, status = row
+        if version is None:
+            return None
+        if not version.isdigit():
+            raise GameDamaged(game_id, f"the head's version {text(version)!r} is not a number")
+        if cursor is None or not cursor.replace(b"-", b"", 1).isdigit():
+            raise GameDamaged(game_id, "the head's inbox cursor is missing or malformed")
+        return Head(int(version), chain or b"", text(cursor), status == b"finished")
+
+    async def seed(self, game_id: str) -> bytes | None:
+        """The game's secret seed."""
+        value: Any = await self.redis.get(self.keys(game_id).secret)
+        return None if value is None else bytes(value)
+
+    async def read(
+        self, game_id: str, after: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """Events with version > `after`, in order, at most `limit` of them."""
+        entries: Any = await self.redis.xrange(
+            self.keys(game_id).events, min=f"{after + 1}-0", max="+", count=limit
+        )
+        return contiguous_events(game_id, after, entries, stored_event)
+
+    async def submit(
+        self,
+        game_id: str,
+        command: ReceivedCommand,
+        runner_job_id: str,
+        rate_limit: int,
+        rate_window_ms: int,
+    ) -> SubmitResult:
+        """Append to the inbox and mark the game ready; claim a runner slot if one is free."""
+        keys = self.keys(game_id)
+        reply = await self.scripts.submit(
+            keys=[
+                keys.meta,
+                keys.commands,
+                keys.inbox,
+                keys.rate(command.seat),
+                self.ready_key,
+                self.runners_key,
+                self.pending_key,
+            ],
+            args=[
+                command.command_id,
+                command.seat,
+                command.request_id,
+                command.body,
+                runner_job_id,
+                rate_limit,
+                rate_window_ms,
+                game_id,
+                self.runners.max_runners,
+                self.runners.slot_ttl_ms,
+            ],
+        )
+        kind = reply[0]
+        if kind == b"nogame":
+            await self.absent(game_id)
+        if kind == b"throttled":
+            return Throttled(max(int(reply[1]), 1))
+        if kind == b"accepted":
+            return Accepted(text(reply[1]), bool(int(reply[2])))
+        record = await self._record(game_id, reply[1])
+        received = await self.received(game_id, record.inbox_id)
+        assert received is not None, "a known command is always in the inbox"
+        return Duplicate(received, record)
+
+    async def _record(self, game_id: str, stored: bytes) -> CommandRecord:
+        if not is_inbox_id(stored):
+            try:
+                return RECORD_DECODER.decode(stored)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                raise GameDamaged(game_id, "a command's outcome record does not decode") from None
+        inbox_id = stored.decode()
+        received = await self.received(game_id, inbox_id)
+        seat = received.seat if received is not None else -1
+        return CommandRecord("queued", seat, inbox_id)
+
+    async def command(self, game_id: str, command_id: str) -> CommandRecord | None:
+        """What became of a command, None if never received."""
+        stored: Any = await self.redis.hget(self.keys(game_id).commands, command_id)
+        if stored is None:
+            return None
+        return await self._record(game_id, stored)
+
+    async def received(self, game_id: str, inbox_id: str) -> ReceivedCommand | None:
+        """The command stored under an inbox id."""
+        entries: Any = await self.redis.xrange(self.keys(game_id).inbox, min=inbox_id, max=inbox_id)
+        return checked_received(game_id, entries[0]) if entries else None
+
+    async def inbox(self, game_id: str, after: str, limit: int) -> list[ReceivedCommand]:
+        """Commands received after inbox id `after`, in the order received."""
+        entries: Any = await self.redis.xrange(
+            self.keys(game_id).inbox, min=f"({after}", max="+", count=limit
+        )
+        return [checked_received(game_id, entry) for entry in entries]
+
+    async def view(self, game_id: str, name: str) -> tuple[int, bytes] | None:
+        """(version, bytes) of one stored projection field, or None."""
+        row: list[Any] = await self.redis.hmget(self.keys(game_id).views, ["v", name])
+        version, data = row
+        if version is None or data is None:
+            return None
+        if not version.isdigit():
+            raise GameDamaged(game_id, "the stored views' version is not a number")
+        return int(version), checked_view(game_id, name, int(version), data)

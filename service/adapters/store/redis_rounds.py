@@ -1,0 +1,221 @@
+"""The drain runners' rounds on Redis: leases, commits, the ready set and runner slots, each
+round's games pipelined in one round trip (`scripts.Scripts.run_all`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from redis.exceptions import ResponseError
+
+from service.adapters.store.ports import (
+    AlreadyDecided,
+    CommitFailed,
+    CommitOutcome,
+    GameMissing,
+    LeaseLost,
+    VersionConflict,
+)
+from service.adapters.store.records import (
+    RECORD_ENCODER,
+    Batch,
+    Committed,
+    Head,
+    Turn,
+    TurnRequest,
+)
+from service.adapters.store.redis_base import RedisGames
+from service.adapters.store.redis_records import opened_turn, popped_games, text
+from service.adapters.store.scripts import ScriptCall
+
+
+class RedisDrainRounds(RedisGames):
+    """`DrainRounds` on Redis."""
+
+    async def commit(self, game_id: str, batch: Batch) -> Head:
+        """Append a batch atomically; VersionConflict, LeaseLost, AlreadyDecided or
+        CommitFailed otherwise."""
+        call = self._commit_call(game_id, batch, finish=False)
+        if isinstance(call, CommitFailed):
+            raise call
+        [reply] = await self.scripts.run_all([call], keep_errors=True)
+        outcome = self._committed(game_id, batch, reply)
+        if isinstance(outcome, Committed):
+            return outcome.head
+        raise outcome
+
+    async def commit_turns(self, batches: Sequence[tuple[str, Batch]]) -> list[CommitOutcome]:
+        """Commit, release and notify each game of a round, all in one round trip."""
+        calls, failed = self._round_calls(batches)
+        replies = await self.scripts.run_all(calls, keep_errors=True)
+        return self._round_committed(batches, replies, failed)
+
+    async def commit_turns_then_take(
+        self, batches: Sequence[tuple[str, Batch]], runner_job_id: str, count: int, wait_s: float
+    ) -> tuple[list[CommitOutcome], list[str]]:
+        """Commit the round, then take the runner's next games (BZMPOP when waiting), all in
+        one pipeline: Redis runs the commits at once, and their replies come with the games."""
+        calls, failed = self._round_calls(batches)
+        commits = len(calls)
+        if wait_s <= 0:
+            calls.append(self._take_call(runner_job_id, count))
+            *replies, taken = await self.scripts.run_all(calls, keep_errors=True)
+            return self._round_committed(batches, replies, failed), [text(g) for g in taken]
+        # Blocks on the server (BZMPOP, Redis 7): a game marked ready wakes the runner at once,
+        # and under load it returns at once with up to `count` games.
+        if self._renewal_due(runner_job_id):
+            calls.append(self._take_call(runner_job_id, 0))
+        ready_key = self.ready_key
+        *replies, reply = await self.scripts.run_all(
+            calls,
+            lambda pipe: pipe.bzmpop(wait_s, 1, [ready_key], min=True, count=count),
+            keep_errors=True,
+        )
+        return self._round_committed(batches, replies[:commits], failed), popped_games(reply)
+
+    def _round_calls(
+        self, batches: Sequence[tuple[str, Batch]]
+    ) -> tuple[list[ScriptCall], dict[int, CommitFailed]]:
+        """The commit calls of a round's batches; those that cannot be encoded fail alone."""
+        calls: list[ScriptCall] = []
+        failed: dict[int, CommitFailed] = {}
+        for n, (game_id, batch) in enumerate(batches):
+            call = self._commit_call(game_id, batch, finish=True)
+            if isinstance(call, CommitFailed):
+                failed[n] = call
+            else:
+                calls.append(call)
+        return calls, failed
+
+    def _round_committed(
+        self,
+        batches: Sequence[tuple[str, Batch]],
+        replies: Sequence[Any],
+        failed: dict[int, CommitFailed],
+    ) -> list[CommitOutcome]:
+        sent = iter(replies)
+        return [
+            failed[n] if n in failed else self._committed(game_id, batch, next(sent))
+            for n, (game_id, batch) in enumerate(batches)
+        ]
+
+    def _commit_call(self, game_id: str, batch: Batch, finish: bool) -> ScriptCall | CommitFailed:
+        """The commit script's call (`finish` also gives the lease back and notifies), or why
+        the batch cannot be encoded."""
+        try:
+            records = [RECORD_ENCODER.encode(decided.record) for decided in batch.decided]
+        except (OverflowError, TypeError, ValueError) as exc:
+            return CommitFailed(game_id, f"the batch cannot be stored: {exc}")
+        keys = self.keys(game_id)
+        args: list[Any] = [
+            batch.lease,
+            batch.expected_version,
+            batch.cursor,
+            batch.head_hash,
+            int(batch.finished),
+            batch.lease_ttl_ms,
+            len(batch.events),
+            len(batch.decided),
+            int(finish),
+            game_id,
+            keys.updates if finish else "",
+        ]
+        for event in batch.events:
+            args += [event.data, event.hash, event.command_id or ""]
+        for decided, record in zip(batch.decided, records, strict=True):
+            args += [decided.command_id, record]
+        for name, value in batch.views.items():
+            args += [name, value]
+        script_keys = [
+            keys.meta,
+            keys.events,
+            keys.commands,
+            keys.lease,
+            keys.views,
+            keys.inbox,
+            self.ready_key,
+        ]
+        return self.scripts.commit, script_keys, args
+
+    @staticmethod
+    def _committed(game_id: str, batch: Batch, reply: list[Any] | Exception) -> CommitOutcome:
+        if isinstance(reply, ResponseError):  # the script failed for this game alone
+            return CommitFailed(game_id, str(reply))
+        if isinstance(reply, Exception):
+            raise reply
+        kind = reply[0]
+        if kind == b"ok":
+            head = Head(int(reply[1]), batch.head_hash, batch.cursor, batch.finished)
+            return Committed(head, bool(int(reply[2])))
+        if kind == b"lease":
+            return LeaseLost(game_id)
+        if kind == b"nogame":
+            return GameMissing(game_id)
+        if kind == b"conflict":
+            return VersionConflict(game_id, batch.expected_version, int(reply[1]))
+        return AlreadyDecided(game_id, text(reply[1]))
+
+    async def open_turns(
+        self, requests: Sequence[TurnRequest], ttl_ms: int, limit: int
+    ) -> list[Turn | None]:
+        """Open each game of a round (lease, head, commands, missing events) in one round
+        trip; None in a game's place when it is leased elsewhere or does not exist."""
+        calls: list[ScriptCall] = []
+        for request in requests:
+            keys = self.keys(request.game_id)
+            script_keys = [keys.lease, keys.fence, keys.meta, keys.inbox, keys.events, keys.secret]
+            calls.append(
+                (self.scripts.open_turn, script_keys, [ttl_ms, limit, request.known_version])
+            )
+        return [opened_turn(reply) for reply in await self.scripts.run_all(calls)]
+
+    async def release_lease(self, game_id: str, token: int) -> bool:
+        """Give the lease back if `token` holds it; re-mark the game ready if commands wait."""
+        keys = self.keys(game_id)
+        put_back = await self.scripts.release_lease(
+            keys=[keys.lease, keys.meta, keys.inbox, self.ready_key], args=[token, game_id]
+        )
+        return bool(put_back)
+
+    async def lease_held(self, game_id: str) -> bool:
+        """Whether some worker holds the game's lease now."""
+        return bool(await self.redis.exists(self.keys(game_id).lease))
+
+    async def take_ready(
+        self, runner_job_id: str, count: int = 1, wait_s: float = 0.0
+    ) -> list[str]:
+        """Up to `count` games waiting longest, taken off the ready set, waiting up to
+        `wait_s` for one when none is ready; renews the runner's slot."""
+        _, taken = await self.commit_turns_then_take([], runner_job_id, count, wait_s)
+        return taken
+
+    def _take_call(self, runner_job_id: str, count: int) -> ScriptCall:
+        """runner_take: renew the runner's slot and take up to `count` games (0: only renew)."""
+        self._renewed[runner_job_id] = time.monotonic()
+        keys = [self.ready_key, self.runners_key]
+        return self.scripts.runner_take, keys, [runner_job_id, self.runners.slot_ttl_ms, count]
+
+    def _renewal_due(self, runner_job_id: str) -> bool:
+        # A waiting runner renews its slot often enough to keep it (every third of its TTL),
+        # not on every round: a round trip saved per round at light load.
+        renewed = self._renewed.get(runner_job_id)
+        return renewed is None or time.monotonic() - renewed > self.runners.slot_ttl_ms / 3000
+
+    async def end_runner(self, runner_job_id: str, next_job_id: str, keep: bool = False) -> bool:
+        """Give up the runner's slot, or hand it to `next_job_id` (True) if games are ready
+        or `keep` is asked for."""
+        self._renewed.pop(runner_job_id, None)
+        handed_over = await self.scripts.runner_end(
+            keys=[self.ready_key, self.runners_key],
+            args=[runner_job_id, next_job_id, self.runners.slot_ttl_ms, int(keep)],
+        )
+        return bool(handed_over)
+
+    async def wake(self, game_id: str, runner_job_id: str) -> bool:
+        """Mark the game ready; claim a slot for `runner_job_id` (True) if one is free."""
+        claimed = await self.scripts.wake(
+            keys=[self.ready_key, self.runners_key],
+            args=[game_id, runner_job_id, self.runners.max_runners, self.runners.slot_ttl_ms],
+        )
+        return bool(claimed)

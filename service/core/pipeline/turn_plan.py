@@ -1,0 +1,114 @@
+"""A game's turn planned: its session brought to the turn's head, its commands decided and
+projected into the batch to commit, and what the turn came to (`DrainReport`). Shared by a
+drain round's batches (drain.py) and the one-command-at-a-time path (careful.py)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+from service.adapters.store.ports import EventLog
+from service.adapters.store.records import Batch, ReceivedCommand, Turn
+from service.core.codec import codec_for
+from service.core.pipeline.apply import BatchPlan, plan_batch
+from service.core.pipeline.session import GameSession, load_session
+from service.core.projections import encode_views
+
+# "resting": not even a refusal could be written for the game; it keeps its lease until the
+# lease expires (then the sweeper wakes it) rather than spin from runner to runner.
+DrainStatus = Literal["applied", "idle", "busy", "lease_lost", "resting"]
+
+
+@dataclass(frozen=True)
+class DrainReport:
+    """What one game's turn did; `put_back` when the game went back to the ready set."""
+
+    game_id: str
+    status: DrainStatus
+    commands: int = 0
+    version: int = 0
+    put_back: bool = False
+
+
+@dataclass
+class Planned:
+    """One opened game of a round, decided and ready to commit."""
+
+    session: GameSession
+    plan: BatchPlan
+    batch: Batch
+    was_finished: bool
+    started: float
+    turn: Turn
+
+    @property
+    def follow_up(self) -> bool:
+        """Whether work follows the commit that should not wait for the runner's next games:
+        views to rebuild (the rules failed mid-batch), a finished game to take off the lobby."""
+        plan = self.plan
+        finishing = plan.finished and not self.was_finished
+        return bool(plan.decided) and (not plan.state_trusted or finishing)
+
+
+async def plan_turn(
+    store: EventLog,
+    lease_ttl_ms: int,
+    game_id: str,
+    cached: GameSession | None,
+    turn: Turn,
+    commands: list[ReceivedCommand] | None = None,
+) -> Planned:
+    """Bring the game's session to the turn's head, decide its commands (or `commands`
+    alone, from a session already at the stored head), project them."""
+    session = cached if commands is not None else None
+    if session is None:
+        session = session_at_turn(game_id, cached, turn)
+    if session is None:  # the cache is ahead of the store (a restored Redis): reread
+        session = await load_session(store, game_id, head=turn.head)
+    was_finished = session.finished
+    plan = plan_batch(session, turn.commands if commands is None else commands)
+    # Projections ride in the same atomic step, unless the rules crashed half-way and
+    # the session's state can no longer be trusted (then they are rebuilt afterwards).
+    project = bool(plan.events) and session.rules_supported and plan.state_trusted
+    views = views_of(session) if project else {}
+    batch = Batch(
+        lease=turn.lease,
+        expected_version=plan.expected_version,
+        cursor=plan.cursor,
+        head_hash=session.head_hash,
+        events=plan.events,
+        decided=plan.decided,
+        finished=plan.finished,
+        lease_ttl_ms=lease_ttl_ms,
+        views=views,
+    )
+    return Planned(session, plan, batch, was_finished, time.perf_counter(), turn)
+
+
+def views_of(session: GameSession) -> dict[str, bytes]:
+    """Every viewer's pre-encoded view of the session's state."""
+    return encode_views(
+        session.codec, session.game_id, session.version, session.state, session.meta.seats
+    )
+
+
+def session_at_turn(game_id: str, cached: GameSession | None, turn: Turn) -> GameSession | None:
+    """The session at the turn's head: the cached one folded forward by the events the turn
+    brought, or a new one from a cold start's facts; None when neither can be had."""
+    head = turn.head
+    if cached is not None:
+        if cached.version > head.version:
+            return None
+        session = cached  # its meta never changes
+    elif turn.meta is not None and turn.seed is not None:
+        codec = codec_for(turn.meta.game)
+        session = GameSession.start(game_id, turn.meta, codec, turn.seed, head)
+    else:
+        return None
+    if session.behind(head):
+        session.fold(turn.events)
+        if session.version != head.version:
+            return None  # events missing from the store's reply: never guess a state
+    session.move_to(head)
+    return session
