@@ -19,6 +19,7 @@ import msgspec
 
 from service.adapters.archive.archive_record import ArchivedGame, decode_archive
 from service.adapters.archive.archive_store import ArchiveStore
+from service.adapters.store.ports import GameMissing
 from service.adapters.store.records import (
     RECORD_DECODER,
     CommandRecord,
@@ -26,6 +27,7 @@ from service.adapters.store.records import (
     Head,
     ReceivedCommand,
     StoredEvent,
+    SubmitResult,
 )
 from service.adapters.store.redis_store import RedisEventStore
 from service.core.pipeline.chain import genesis, link
@@ -133,6 +135,15 @@ class ArchiveBackedStore:
         if await self.cold(game_id) is not None:
             raise GameOver(game_id)
         await self.hot.absent(game_id, what)
+
+    async def submit(self, game_id: str, *args: Any, **kwargs: Any) -> SubmitResult:
+        """Redis's submit; GameOver instead of GameMissing for an archived game."""
+        try:
+            return await self.hot.submit(game_id, *args, **kwargs)
+        except GameMissing:
+            if await self.cold(game_id) is not None:
+                raise GameOver(game_id) from None
+            raise
 
     async def head(self, game_id: str) -> Head | None:
         """Where the stream stands, or None when there is no such game."""
