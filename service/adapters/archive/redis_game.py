@@ -110,6 +110,11 @@ class HotGames:
         )
         return bool(deleted)
 
+    async def claim_run(self, owner: str, ttl_ms: int) -> bool:
+        """Claim the next scheduled run for `owner` (one archiver per interval among every
+        worker); False when another claimed it less than `ttl_ms` ago."""
+        return bool(await self.redis.set(f"{self.prefix}archiver", owner, nx=True, px=ttl_ms))
+
     async def now_ms(self) -> int:
         """The Redis clock, in ms."""
         now: Any = await self.redis.time()
