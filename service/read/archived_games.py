@@ -17,7 +17,11 @@ from typing import Any, NoReturn
 
 import msgspec
 
-from service.adapters.archive.archive_record import ArchivedGame, decode_archive
+from service.adapters.archive.archive_record import (
+    ArchivedGame,
+    applied_outcomes,
+    decode_archive,
+)
 from service.adapters.archive.archive_store import ArchiveStore
 from service.adapters.store.ports import GameMissing
 from service.adapters.store.records import (
@@ -83,7 +87,8 @@ def cold_game(archived: ArchivedGame) -> ColdGame:
         for c in archived.inbox
     ]
     seats = {int(seat): digest for seat, digest in archived.seats.items()}
-    return ColdGame(facts, head, archived.seed, events, inbox, archived.outcomes, seats)
+    outcomes = {**applied_outcomes(archived.events, archived.inbox), **archived.outcomes}
+    return ColdGame(facts, head, archived.seed, events, inbox, outcomes, seats)
 
 
 class ArchiveBackedStore:

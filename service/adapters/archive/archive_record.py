@@ -4,7 +4,9 @@ The record is MessagePack compressed with zstd. It keeps the game's Redis data a
 meta hash's fields, the events' bytes, the inbox, the commands' outcome records, the seed, the
 seats' token hashes) minus what can be recomputed: the chain value of each event (only the
 head's is kept; readers recompute the chain and check it ends there) and the pre-encoded views
-(recomputed from the events when read). Those two are most of a finished game's bytes and
+(recomputed from the events when read), and the outcome record of each command that
+produced events (`applied_outcomes` derives it from the inbox and the events; a record is
+left out only when it equals the derived one). Those are most of a finished game's bytes and
 do not compress (hashes) or compress poorly next to the events they derive from.
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 import msgspec
 import zstandard
 
+from service.adapters.store.records import RECORD_ENCODER, CommandRecord
 from service.shared.errors import GameDamaged
 
 RECORD_FORMAT = 1
@@ -46,7 +49,9 @@ class ArchivedGame(msgspec.Struct, frozen=True, array_like=True):
     meta: dict[str, bytes]  # the meta hash: fixed facts, head (v, h, cur, st), player names
     events: list[ArchivedEvent]
     inbox: list[ArchivedCommand]
-    outcomes: dict[str, bytes]  # the commands hash: command id -> outcome record
+    # The commands hash (command id -> outcome record) less the records `applied_outcomes`
+    # derives.
+    outcomes: dict[str, bytes]
     seed: bytes
     seats: dict[str, bytes]  # the seats hash: seat -> SHA-256 of its token
 
@@ -59,6 +64,23 @@ class ArchivedGame(msgspec.Struct, frozen=True, array_like=True):
     def last_inbox_id(self) -> str:
         """The last command received, or "0-0" when none was."""
         return self.inbox[-1].inbox_id if self.inbox else "0-0"
+
+
+def applied_outcomes(events: list[ArchivedEvent], inbox: list[ArchivedCommand]) -> dict[str, bytes]:
+    """The outcome record, as stored, of each command that produced events: applied, by its
+    seat, from its inbox entry, over the versions of its events."""
+    versions: dict[str, tuple[int, int]] = {}
+    for version, event in enumerate(events, 1):
+        if event.command_id is not None:
+            first, _ = versions.get(event.command_id, (version, version))
+            versions[event.command_id] = (first, version)
+    return {
+        command.command_id: RECORD_ENCODER.encode(
+            CommandRecord("applied", command.seat, command.inbox_id, *versions[command.command_id])
+        )
+        for command in inbox
+        if command.command_id in versions
+    }
 
 
 _encoder = msgspec.msgpack.Encoder()

@@ -17,6 +17,7 @@ from service.adapters.archive.archive_record import (
     ArchivedCommand,
     ArchivedEvent,
     ArchivedGame,
+    applied_outcomes,
 )
 from service.adapters.store.keys import GameKeys, game_id_of_key, game_key_pattern
 from service.shared.errors import GameDamaged
@@ -76,13 +77,20 @@ class HotGames:
         if not meta:
             return None
         try:
+            archived_events = [_event(fields) for _, fields in events]
+            archived_inbox = [_command(entry_id, fields) for entry_id, fields in inbox]
+            derived = applied_outcomes(archived_events, archived_inbox)
             archived = ArchivedGame(
                 format=RECORD_FORMAT,
                 game_id=game_id,
                 meta={_text(name): value for name, value in meta.items()},
-                events=[_event(fields) for _, fields in events],
-                inbox=[_command(entry_id, fields) for entry_id, fields in inbox],
-                outcomes={_text(name): value for name, value in outcomes.items()},
+                events=archived_events,
+                inbox=archived_inbox,
+                outcomes={
+                    _text(name): value
+                    for name, value in outcomes.items()
+                    if derived.get(_text(name)) != value
+                },
                 seed=seed or b"",
                 seats={_text(name): value for name, value in seats.items()},
             )
