@@ -6,6 +6,7 @@ that deletes only when the game is still the snapshot archived (lua/drop_archive
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -20,6 +21,7 @@ from service.adapters.archive.archive_record import (
     applied_outcomes,
 )
 from service.adapters.store.keys import GameKeys, game_id_of_key, game_key_pattern
+from service.adapters.store.records import NO_INBOX_ID
 from service.shared.errors import GameDamaged
 
 SCAN_BATCH = 1000
@@ -46,8 +48,9 @@ class HotGames:
         """The keys of one game."""
         return GameKeys(self.prefix, game_id)
 
-    async def finished_ids(self) -> list[str]:
-        """Ids of the games whose meta says they are over (SCAN over meta keys)."""
+    async def finished_games(self) -> dict[str, int]:
+        """The games whose meta says they are over (a SCAN over meta keys), each with when it
+        finished by `finished_at_ms`."""
         pattern = game_key_pattern(self.prefix)[: -len("*")] + "meta"
         ids: list[str] = []
         async for key in self.redis.scan_iter(match=pattern, count=SCAN_BATCH):
@@ -55,12 +58,16 @@ class HotGames:
             if game_id is not None:
                 ids.append(game_id)
         if not ids:
-            return []
+            return {}
         async with self.redis.pipeline(transaction=False) as pipe:
             for game_id in ids:
-                pipe.hget(self.keys(game_id).meta, "st")
-            statuses = await pipe.execute()
-        return sorted(g for g, status in zip(ids, statuses, strict=True) if status == b"finished")
+                pipe.hmget(self.keys(game_id).meta, ["st", "cur", "created"])
+            rows = await pipe.execute()
+        finished = {}
+        for game_id, (status, cursor, created) in zip(ids, rows, strict=True):
+            if status == b"finished":
+                finished[game_id] = finished_at_ms(_text(cursor or b""), _text(created or b""))
+        return dict(sorted(finished.items()))
 
     async def snapshot(self, game_id: str) -> tuple[ArchivedGame, list[bytes]] | None:
         """The game as an archive record, and each event's stored chain value; None when it
@@ -127,6 +134,17 @@ class HotGames:
         """The Redis clock, in ms."""
         now: Any = await self.redis.time()
         return int(now[0]) * 1000 + int(now[1]) // 1000
+
+
+def finished_at_ms(cursor: str, created: str) -> int:
+    """When a finished game's last command was received (inbox ids are Redis-clock ms), or
+    when it was created if it received none (0 when neither can be read: due at once)."""
+    try:
+        if cursor and cursor != NO_INBOX_ID:
+            return int(cursor.split("-", 1)[0])
+        return int(datetime.fromisoformat(created.replace("Z", "+00:00")).timestamp() * 1000)
+    except ValueError:
+        return 0
 
 
 def _event(fields: dict[bytes, bytes]) -> ArchivedEvent:
