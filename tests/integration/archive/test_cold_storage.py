@@ -11,12 +11,15 @@ import pytest
 
 from domain.games import get_game
 from service import bootstrap
+from service.adapters.archive.archive_record import ArchivedEvent, decode_archive, encode_archive
 from service.adapters.archive.archive_store import ArchiveStore, ArchiveUnavailable
+from service.adapters.archive.directory_archive import DirectoryArchive
 from service.core.archiving import Archiver
 from service.read.archived_games import ArchiveBackedStore, GameOver
 from service.read.history.audit import audit_version
 from service.read.history.disclosure import OPERATOR, SPECTATOR
 from service.read.history.replay import replay_frame
+from service.shared.errors import GameDamaged
 from tests.fakes.players import play_through_service
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness
@@ -209,3 +212,27 @@ async def test_an_archived_game_whose_archive_is_down_is_unavailable_not_missing
 
     with pytest.raises(ArchiveUnavailable):
         await broken.head(game_id)
+
+
+async def test_a_tampered_archive_record_reads_as_damaged(
+    fake_redis: fakeredis.aioredis.FakeRedis, tmp_path: Any, race: RaceGame
+) -> None:
+    harness = make_harness(fake_redis, rate_per_seat=0)
+    archive = DirectoryArchive(tmp_path)
+    archiver, _ = wired(harness, archive)
+    game_id = await played(harness, "race", 10)
+    assert (await archiver.run()).archived == [game_id]
+    record = decode_archive(game_id, archive.path(game_id).read_bytes())
+    data = record.events[2].data
+    altered = data[:-1] + bytes([data[-1] ^ 1])  # one bit of the event's last value flipped
+    events = [*record.events[:2], ArchivedEvent(altered, record.events[2].command_id)]
+    tampered = msgspec.structs.replace(record, events=events + record.events[3:])
+    archive.path(game_id).write_bytes(encode_archive(tampered))
+    _, reads = wired(harness, archive)
+
+    with pytest.raises(GameDamaged, match="chain head"):
+        await reads.head(game_id)
+    archive.path(game_id).write_bytes(b"not zstd")
+    _, reads = wired(harness, archive)
+    with pytest.raises(GameDamaged, match="unreadable"):
+        await reads.head(game_id)
