@@ -9,16 +9,22 @@ store, a scheduler or a facade, so a change of wiring is a change to this file a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from redis import Redis as SyncRedis
 from redis.asyncio import BlockingConnectionPool, Redis
 
+from service.adapters.archive.archive_store import ArchiveStore
+from service.adapters.archive.directory_archive import DirectoryArchive
+from service.adapters.archive.postgres_archive import PostgresArchive
+from service.adapters.archive.redis_game import HotGames
 from service.adapters.notifications import Notifier, Publisher
 from service.adapters.rq_scheduler import DrainScheduler, RQScheduler
 from service.adapters.store.records import RunnerLimits
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.scripts import Scripts
 from service.adapters.store.side import KnownTokens, Lobby, PendingIndex, Seats, Views
+from service.core.archiving import Archiver
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
@@ -27,6 +33,7 @@ from service.facade.history_side import HistoryService
 from service.facade.metas import GameMetas
 from service.facade.read_side import ReadSide
 from service.facade.skald import Skald
+from service.read.archived_games import ArchiveBackedStore
 from service.read.history.catalogue import stored_game_ids
 from service.read.history.rebuild import RedisProjectionWriter
 from service.read.history.repair import GameMaintenance
@@ -58,14 +65,43 @@ def scheduler(queue_redis: SyncRedis, settings: Settings) -> RQScheduler:
     )
 
 
+def archive(settings: Settings) -> ArchiveStore:
+    """Where finished games go once they leave Redis: PostgreSQL at `archive_url`, else a
+    directory under the data directory."""
+    if settings.archive_url:
+        return PostgresArchive(settings.archive_url)
+    return DirectoryArchive(Path(settings.data_dir) / "archive")
+
+
+def archived_reads(
+    events: RedisEventStore, settings: Settings, archive_store: ArchiveStore | None = None
+) -> ArchiveBackedStore:
+    """The store that reads games from Redis and, once archived, from the archive."""
+    return ArchiveBackedStore(events, archive_store or archive(settings))
+
+
+def archiver(
+    redis: Redis, settings: Settings, archive_store: ArchiveStore | None = None
+) -> Archiver:
+    """Moves finished games due for cold storage from `redis` to the archive."""
+    return Archiver(
+        HotGames(redis, settings.key_prefix),
+        archive_store or archive(settings),
+        int(settings.archive_after_s * 1000),
+    )
+
+
 def history(
-    redis: Redis, settings: Settings, events: RedisEventStore | None = None
+    redis: Redis,
+    settings: Settings,
+    events: RedisEventStore | ArchiveBackedStore | None = None,
 ) -> HistoryService:
     """Replay, audit, fairness, verification, projection rebuilds, repair and quarantine over
-    `redis`."""
+    `redis`, and over the archive for games archived."""
     prefix = settings.key_prefix
-    events = events or store(redis, settings)
-    writer = RedisProjectionWriter(Views(redis, prefix, events.scripts))
+    if not isinstance(events, ArchiveBackedStore):
+        events = archived_reads(events or store(redis, settings), settings)
+    writer = RedisProjectionWriter(Views(redis, prefix, events.hot.scripts))
 
     async def game_ids() -> list[str]:
         return await stored_game_ids(redis, prefix)
@@ -84,20 +120,21 @@ def skald(
     prefix = settings.key_prefix
     scripts = Scripts(redis)
     events = store(redis, settings, scripts)
+    reads = archived_reads(events, settings)
     seats = Seats(redis, prefix, scripts)
     lobby = Lobby(redis, prefix)
     notifier = Notifier(redis, prefix)
-    metas = GameMetas(events, GAME_METAS_CACHED)
+    metas = GameMetas(reads, GAME_METAS_CACHED)
     return Skald(
         settings,
         redis=redis,
         queue_redis=queue_redis,
-        commands=CommandSide(settings, events, seats, lobby, notifier, drain_scheduler, metas),
-        reads=ReadSide(settings, events, seats, lobby, notifier, metas),
-        history=history(redis, settings, events),
+        commands=CommandSide(settings, reads, seats, lobby, notifier, drain_scheduler, metas),
+        reads=ReadSide(settings, reads, seats, lobby, notifier, metas),
+        history=history(redis, settings, reads),
         metas=metas,
         seats=seats,
-        known_tokens=KnownTokens(seats.token_hashes, KNOWN_TOKENS_CACHED),
+        known_tokens=KnownTokens(reads.token_hashes, KNOWN_TOKENS_CACHED),
         notifier=notifier,
         store=events,
     )

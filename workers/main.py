@@ -27,6 +27,7 @@ from rq.serializers import JSONSerializer
 from service.adapters.store.redis_store import redis_version_problem
 from service.shared.settings import Settings, load_plugins
 from workers import jobs
+from workers.archiver import ArchiverThread
 from workers.runtime import WorkerRuntime
 from workers.sweeper import SweeperThread
 
@@ -60,6 +61,9 @@ def run(
     sweeper = SweeperThread(settings) if with_sweeper else None
     if sweeper is not None:
         sweeper.start()
+    archiver = ArchiverThread(settings) if with_sweeper else None  # --no-sweeper: neither
+    if archiver is not None:
+        archiver.start()
     connection = SyncRedis.from_url(settings.queue_redis_url)
     queue = Queue(settings.queue_name, connection=connection, serializer=JSONSerializer)
     try:
@@ -84,6 +88,8 @@ def run(
     finally:
         if sweeper is not None:
             sweeper.stop()
+        if archiver is not None:
+            archiver.stop()
         jobs.uninstall(runtime)
         runtime.close()
         connection.close()

@@ -10,6 +10,7 @@
     skald rebuild-projections   recompute every projection from events
     skald repair     rebuild a damaged game's views, turns and indexes from its events
     skald quarantine take a game out of service (or --release it)
+    skald archive    move finished games from Redis to the archive (cold storage)
     skald bench      the benchmark suite (from a source checkout)
 
 Settings come from SKALD_* environment variables (see service.shared.settings). A sub-command is a
@@ -24,6 +25,7 @@ from collections.abc import Sequence
 
 from service.adapters.embedded_redis import EmbeddedRedisError
 from service.cli import (
+    archive_command,
     audit_command,
     bench_command,
     demo_command,
@@ -52,6 +54,7 @@ COMMANDS = (
     rebuild_command,
     repair_command,
     quarantine_command,
+    archive_command,
     bench_command,
 )
 

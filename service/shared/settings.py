@@ -104,6 +104,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # (its worker died, or the API died before enqueueing it) is free for a new runner.
     runner_slot_ttl_s: float = 10.0
 
+    # Cold storage (docs/scaling.md): a finished game leaves Redis for the archive this long
+    # after its last command (negative: never), checked every `archive_interval_s` by the
+    # workers' archiver. The archive is PostgreSQL when `archive_url` is set
+    # (postgresql://...), else a directory, `<data_dir>/archive`.
+    archive_after_s: float = 3600.0
+    archive_interval_s: float = 60.0
+    archive_url: str = ""
+
     # Benchmarks only: serve POST /bench/echo/games/{id}/commands, which decodes the same body
     # as a command submission and answers at once, the HTTP ceiling `skald bench` compares to.
     bench_echo: bool = False

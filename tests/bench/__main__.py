@@ -46,6 +46,11 @@ ROWS = [
     ("bytes_vs_json", "ratio", 2),
     ("game_bytes_per_event", "bytes", 1),
     ("bytes_per_game", "bytes", 0),
+    ("redis_bytes_per_game_in_play", "bytes", 0),
+    ("redis_bytes_per_finished_game", "bytes", 0),
+    ("redis_bytes_per_archived_game", "bytes", 0),
+    ("archive_bytes_per_game", "bytes", 0),
+    ("archived_replay_vs_redis", "ratio", 2),
 ]
 
 

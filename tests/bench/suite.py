@@ -17,6 +17,7 @@ from typing import Any
 import structlog
 from redis.asyncio import Redis
 
+from tests.bench.bench_archive import archive_figures
 from tests.bench.bench_e2e import FULL, QUICK, E2ELoad, e2e_figures
 from tests.bench.bench_fjords_engine import engine_figures
 from tests.bench.bench_peer import FULL_PEER, QUICK_PEER, TINY_PEER, PeerLoad, peer_figures
@@ -54,6 +55,9 @@ TARGETS: dict[str, tuple[str, float]] = {
     "p50_light_ms": ("<", 10.0),
     "replay_vs_decode": (">=", 0.5),
     "bytes_per_event": ("<", 200.0),
+    # Cold storage (docs/scaling.md): nothing left in Redis, at most 3 kB per game archived.
+    "redis_bytes_per_archived_game": ("<", 1.0),
+    "archive_bytes_per_game": ("<", 3001.0),
 }
 
 
@@ -104,6 +108,8 @@ async def run_suite(
     try:
         progress("storage")
         figures.update(await storage_figures(redis, "fjords", load.storage_games))
+        progress("cold storage")
+        figures.update(await archive_figures(redis, "fjords", load.storage_games))
         progress(f"rebuild of {load.rebuild_games} games")
         figures.update(await rebuild_figures(redis, load.rebuild_games))
     finally:

@@ -32,6 +32,8 @@ FIGURES = {
     "decode_events_per_s",
     "rebuild_events_per_s",
     "bytes_per_game",
+    "archived_replay_vs_redis",
+    "redis_bytes_per_finished_game",
     "machine",
     *TARGETS,
 }

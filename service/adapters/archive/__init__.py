@@ -1,0 +1,1 @@
+"""Cold storage: finished games moved out of Redis into one compressed record each."""
