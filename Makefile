@@ -4,8 +4,11 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+# The client generators and the OpenAPI linter the tests run (npm, pinned by the lock file).
+CLIENTS := tests/clients
+NODE_STAMP := $(CLIENTS)/node_modules/.installed-stamp
 
-.PHONY: serve demo test lint bench clean
+.PHONY: serve demo test lint clients bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,11 +27,22 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-logo
 
-test: lint
+# Without npm the TypeScript client and linter tests skip, saying so.
+$(NODE_STAMP): $(CLIENTS)/package.json $(CLIENTS)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		npm ci --prefix $(CLIENTS) --no-audit --no-fund && touch $@; \
+	else \
+		echo "npm not found: the TypeScript client and OpenAPI linter tests will be skipped"; \
+	fi
+
+clients: $(NODE_STAMP)
+
+test: lint clients
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench --quick
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .import_linter_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .import_linter_cache \
+		$(CLIENTS)/node_modules $(CLIENTS)/.generated

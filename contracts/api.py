@@ -82,7 +82,13 @@ OutcomeStatus = Literal["queued", "applied", "refused"]
 
 
 class CommandOutcome(msgspec.Struct, frozen=True, omit_defaults=True):
-    """What became of a command: still queued, applied (events first..last), or refused."""
+    """What became of a command: still queued, applied (events first..last), or refused.
+
+    Once applied, the reply also says where the game stands, so a move is one round trip:
+    `version` (the game's version now, which may be past `last_version` when others moved
+    since), `to_act` (the seats the game waits for) and, when the command's seat is among
+    them, its `legal_commands` now (empty when it is not).
+    """
 
     command_id: str
     status: OutcomeStatus
@@ -92,6 +98,9 @@ class CommandOutcome(msgspec.Struct, frozen=True, omit_defaults=True):
     code: str | None = None  # the domain's stable code when refused
     message: str | None = None
     details: dict[str, Any] | None = None
+    version: int | None = None
+    to_act: list[int] | None = None
+    legal_commands: list[dict[str, Any]] | None = None
 
 
 class EventRecord(msgspec.Struct, frozen=True, omit_defaults=True):

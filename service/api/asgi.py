@@ -15,7 +15,7 @@ from litestar.di import Provide
 from service import bootstrap
 from service.facade.holder import Connect, FacadeHolder
 from service.shared.logging import RequestLogMiddleware
-from service.shared.settings import Settings
+from service.shared.settings import Settings, load_plugins
 
 from .history_gate import HISTORY_GATE_STATE_KEY, HistoryGate
 from .metrics import ApiMetrics, MetricsMiddleware
@@ -23,8 +23,10 @@ from .negotiation import MAX_BODY_DEPTH_STATE_KEY, NegotiatingRequest, accept_gu
 from .openapi import openapi_config
 from .problems import exception_handlers
 from .routes import commands, echo, games, history, ops, reads, stream
+from .routes.per_game import FACADE_STATE, game_routers, pristine
 
 ROUTES = [
+    games.lobby_options,
     games.create_game,
     games.join_game,
     games.list_open_games,
@@ -43,10 +45,14 @@ ROUTES = [
     ops.metrics_exposition,
     ops.openapi_document,
 ]
+# Taken at import, before any app registers the handlers (see routes.per_game).
+GAME_ROUTES = pristine(ROUTES)
 
 
 def create_litestar(settings: Settings, connect: Connect = bootstrap.connect) -> Litestar:
     """The Litestar app serving the Skald API with `settings`."""
+    # Every game first, plugins' included: each gets its own typed routes and schemas.
+    load_plugins(settings)
     facade = FacadeHolder(settings, connect)
     metrics = ApiMetrics()
     history_gate = HistoryGate.for_settings(settings)
@@ -54,8 +60,9 @@ def create_litestar(settings: Settings, connect: Connect = bootstrap.connect) ->
     def constant(value: Any) -> Provide:
         return Provide(lambda: value, use_cache=True, sync_to_thread=False)
 
+    handlers: list[Any] = [*ROUTES, echo.echo_command] if settings.bench_echo else [*ROUTES]
     return Litestar(
-        route_handlers=[*ROUTES, echo.echo_command] if settings.bench_echo else ROUTES,
+        route_handlers=[*handlers, *game_routers(GAME_ROUTES)],
         dependencies={
             "skald": Provide(facade.get),
             "facade": constant(facade),
@@ -69,6 +76,7 @@ def create_litestar(settings: Settings, connect: Connect = bootstrap.connect) ->
         state=State(
             {
                 "metrics": metrics,
+                FACADE_STATE: facade,
                 MAX_BODY_DEPTH_STATE_KEY: settings.max_body_depth,
                 HISTORY_GATE_STATE_KEY: history_gate,
             }

@@ -1,9 +1,10 @@
-"""The OpenAPI document: Litestar's (from the API Structs) plus every game's own schemas.
+"""The OpenAPI document: Litestar's (from the routes and API Structs), typed by every game.
 
-API messages carry game payloads (config, command, event, view) as JSON objects. So that a
-mobile team can generate types for those too, the document lists each registered game's
-Structs under `components.schemas` (prefixed with the game's name in CamelCase) and maps them
-in the `x-skald-games` extension: `{game: {config, command, event, view: $ref}}`.
+Litestar documents the routes; `openapi_games` adds each registered game's schemas and its own
+typed copy of every operation on a game, `openapi_http` what the server does over HTTP that
+Litestar cannot see (MessagePack, ETag, Retry-After, problems, the stream's messages). The
+`x-skald-games` extension still maps each game to its payloads: `{game: {config, command,
+event, view: $ref}}`. `/openapi.json`, `/schema/openapi.json` and `skald openapi` serve it.
 """
 
 from __future__ import annotations
@@ -16,19 +17,19 @@ from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 
-from contracts.stream import MetaEvent
-from domain.games import game_names, get_game
+from contracts.api import Request
 
 from .docs import SEAT_TOKEN_SCHEME
-
-REF_ROOT = "#/components/schemas/"
-# The payload kinds each game defines, by the Game protocol attribute holding their type.
-GAME_PAYLOADS = {
-    "config": "config_type",
-    "command": "command_type",
-    "event": "event_type",
-    "view": "view_type",
-}
+from .openapi_games import (
+    GAME_PAYLOADS,
+    add_game_payloads,
+    per_game_operations,
+    ref,
+    typed_messages,
+)
+from .openapi_http import declare_bounds, declare_http, declare_stream
+from .routes.per_game import FACADE_STATE
+from .schema_site import render_plugins
 
 
 def openapi_config() -> OpenAPIConfig:
@@ -43,8 +44,9 @@ def openapi_config() -> OpenAPIConfig:
         description=(
             "Turn-based board games for mobile clients. Bodies are JSON, or MessagePack with "
             "`Content-Type`/`Accept: application/msgpack`. Errors are RFC 9457 problems "
-            "(`application/problem+json`) with a stable `code`. Game payloads (config, "
-            "command, event, view) follow the game's own schemas, listed in `x-skald-games`."
+            "(`application/problem+json`) with a stable `code`. Each game's operations, under "
+            "`/<game>/games/{game_id}/...`, are typed by that game's schemas (config, command, "
+            "event, view); the shared `/games/{game_id}/...` ones by the union of every game's."
         ),
         components=Components(
             security_schemes={
@@ -56,72 +58,78 @@ def openapi_config() -> OpenAPIConfig:
             }
         ),
         path="/schema",
+        render_plugins=render_plugins(),
     )
-
-
-def _camel(name: str) -> str:
-    return "".join(part.capitalize() for part in name.replace("-", "_").split("_"))
-
-
-def _prefixed(prefix: str, name: str) -> str:
-    return name if name.startswith(prefix) else prefix + name
-
-
-def _any_value(annotation: Any) -> dict[str, Any]:
-    # `object` (an untyped value, e.g. a game's config inside GameCreated) is any JSON value.
-    if annotation is object:
-        return {"description": "any JSON value"}
-    raise TypeError(f"no JSON schema for {annotation!r}")
-
-
-def _add_payload_schemas(
-    schemas: dict[str, Any], prefix: str, types: dict[str, Any]
-) -> dict[str, dict[str, str]]:
-    """Add the schemas of `types` under `prefix`; return a `$ref` for each kind."""
-    generated = msgspec.json.schema_components(
-        list(types.values()), schema_hook=_any_value, ref_template=REF_ROOT + "{name}"
-    )
-    # Each component is named under the game's prefix, once: a class already named after its
-    # game (LoootPlaceTile) keeps its name, others get it (PlaceTile -> FjordsPlaceTile).
-    renamed = {name: _prefixed(prefix, name) for name in generated[1]}
-    encoded = msgspec.json.encode(generated)
-    for name, new_name in renamed.items():
-        encoded = encoded.replace(
-            f'"{REF_ROOT}{name}"'.encode(), f'"{REF_ROOT}{new_name}"'.encode()
-        )
-    # Through JSON and back: defaults come as Python values (a tuple default is not an array).
-    roots, components = msgspec.json.decode(encoded)
-    for name, schema in components.items():
-        schemas[renamed[name]] = schema
-    refs: dict[str, dict[str, str]] = {}
-    for kind, root in zip(types, roots, strict=True):
-        if set(root) == {"$ref"}:
-            refs[kind] = root
-            continue
-        # A union (or another inline schema) gets a named component of its own.
-        alias = f"{prefix}{kind.capitalize()}Union"
-        if alias in schemas:
-            raise ValueError(f"OpenAPI component name clash: {alias}")
-        schemas[alias] = root
-        refs[kind] = {"$ref": REF_ROOT + alias}
-    return refs
 
 
 def openapi_document(app: Litestar) -> dict[str, Any]:
-    """The API's OpenAPI document as a dict, game schemas included."""
+    """The API's OpenAPI document as a dict, every game's schemas and operations included."""
     document: dict[str, Any] = app.openapi_schema.to_schema()
     schemas: dict[str, Any] = document.setdefault("components", {}).setdefault("schemas", {})
-    games: dict[str, Any] = {}
-    for name in game_names():
-        game = get_game(name)
-        types = {kind: getattr(game, attribute) for kind, attribute in GAME_PAYLOADS.items()}
-        refs = _add_payload_schemas(schemas, _camel(name), types)
-        games[name] = {"rules_version": game.rules_version, **refs}
-    document["x-skald-games"] = games
-    document["x-skald-stream-events"] = _add_payload_schemas(
-        schemas, "Stream", {"event": MetaEvent}
-    )["event"]
-    return document
+    _close_request_bodies(schemas)
+    games = add_game_payloads(schemas)
+    carrying = typed_messages(schemas, games)
+    declare_stream(document)
+    per_game_operations(document, games, carrying)
+    declare_http(document)
+    declare_bounds(document, app.state[FACADE_STATE].settings)
+    document["x-skald-games"] = {
+        name: {kind: refs[kind] for kind in ("rules_version", *GAME_PAYLOADS)}
+        for name, refs in games.items()
+    }
+    document["x-skald-stream-events"] = ref("StreamEvent")
+    document["tags"] = _tags(document, games)
+    return _without_closed_tuples(document)
+
+
+def _close_request_bodies(schemas: dict[str, Any]) -> None:
+    """Request bodies refuse unknown fields (contracts.api.Request): say so."""
+    pending: list[type] = [Request]
+    while pending:
+        kind = pending.pop()
+        pending += kind.__subclasses__()
+        if kind.__name__ in schemas:
+            schemas[kind.__name__]["additionalProperties"] = False
+
+
+TAG_DESCRIPTIONS = {
+    "games": "Create a game, take a seat, the lobby.",
+    "commands": "Submit a command for your seat; what became of it.",
+    "reads": "Your view, whose turn it is, the events, the live stream.",
+    "history": "Replay, audit and the seed check.",
+    "operations": "Liveness, readiness, metrics.",
+}
+
+
+def _tags(document: dict[str, Any], games: dict[str, Any]) -> list[dict[str, str]]:
+    """Every tag the operations use, described."""
+    used = {
+        tag for item in document["paths"].values() for op in item.values() for tag in op["tags"]
+    }
+    described = [{"name": name, "description": text} for name, text in TAG_DESCRIPTIONS.items()]
+    described += [
+        {"name": game, "description": f"The operations on a game, typed by {game}'s schemas."}
+        for game in games
+    ]
+    return [tag for tag in described if tag["name"] in used]
+
+
+def _without_closed_tuples(node: Any) -> Any:
+    """msgspec closes a tuple's schema with `"items": false` (nothing past `prefixItems`),
+    which client generators reject; `maxItems` says the same, so `items` names the positions'
+    types instead."""
+    if isinstance(node, list):
+        return [_without_closed_tuples(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _without_closed_tuples(value) for key, value in node.items()}
+    if node.get("items") is False and "prefixItems" in node:
+        positions: list[Any] = []
+        for position in node["prefixItems"]:
+            if position not in positions:
+                positions.append(position)
+        node["items"] = positions[0] if len(positions) == 1 else {"anyOf": positions}
+    return node
 
 
 def openapi_json(app: Litestar) -> bytes:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 from urllib.parse import quote
 
+import msgspec
 from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.openapi import ResponseSpec
@@ -49,6 +50,17 @@ def outcome_response(
     return reply(request, outcome, 200)
 
 
+async def with_turn(skald: Skald, game_id: str, outcome: CommandOutcome) -> CommandOutcome:
+    """An applied command's outcome with where the game stands now for its seat: the version,
+    who acts, and the seat's legal commands (the turn the workers projected with the views)."""
+    if outcome.status != "applied" or outcome.seat is None:
+        return outcome
+    turn = await skald.reads.turn(game_id, outcome.seat)
+    return msgspec.structs.replace(
+        outcome, version=turn.version, to_act=turn.to_act, legal_commands=turn.legal_commands
+    )
+
+
 @post(
     "/games/{game_id:str}/commands",
     operation_id="submitCommand",
@@ -57,7 +69,9 @@ def outcome_response(
     "choose and makes retries safe: the same id applies once and every reply names the same "
     "outcome. Without `wait` the reply is 202 (queued). With `wait=<seconds>` the reply waits "
     "up to that long: 200 once applied, a 422 problem carrying the rules' code if refused, "
-    "still 202 if not yet decided. Out-of-turn and illegal commands are refused by the rules.",
+    "still 202 if not yet decided. Out-of-turn and illegal commands are refused by the rules. "
+    "An applied command's reply says where the game stands now: `version`, `to_act` and, "
+    "while the seat still acts, its `legal_commands`: one round trip per move.",
     tags=TAGS,
     status_code=202,
     security=SEAT_TOKEN,
@@ -89,7 +103,7 @@ async def submit_command(
     if outcome.status == "queued" and wait > 0:
         outcome = await skald.commands.wait_outcome(game_id, data.command_id, wait, seat=seat)
     api_metrics(request).commands.labels(outcome.status).inc()
-    return outcome_response(request, game_id, outcome)
+    return outcome_response(request, game_id, await with_turn(skald, game_id, outcome))
 
 
 @get(
@@ -123,4 +137,4 @@ async def get_command_outcome(
     else:
         outcome = await skald.commands.outcome(game_id, command_id, seat=seat)
     log_fields(request.scope)["outcome"] = outcome.status
-    return reply(request, outcome)
+    return reply(request, await with_turn(skald, game_id, outcome))

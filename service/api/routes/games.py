@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Request, Response, get, post
+from litestar import Request, Response, get, post, route
 from litestar.di import NamedDependency
+from litestar.enums import HttpMethod
+from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath, JSONBody, QueryParameter
 
 from contracts.api import CreateGameRequest, GameCreated, JoinRequest, Lobby, SeatJoined
@@ -77,7 +79,12 @@ async def list_open_games(
     request: Request[Any, Any, Any],
     skald: NamedDependency[Skald],
     open_only: Annotated[
-        bool, QueryParameter(name="open", description="Only open games (the only listing).")
+        bool,
+        QueryParameter(
+            name="open",
+            description="Only open games (the only listing).",
+            schema_extra={"const": True},
+        ),
     ] = True,
     game: Annotated[str | None, QueryParameter(description="Only games of this name.")] = None,
     limit: Annotated[int, QueryParameter(ge=1, description="At most this many games.")] = 50,
@@ -90,3 +97,21 @@ async def list_open_games(
     bounded_page(limit, skald.settings.max_lobby_page)
     games = await skald.reads.open_games(game, limit)
     return reply(request, Lobby(games=games))
+
+
+def options_route(path: str, *handlers: HTTPRouteHandler) -> HTTPRouteHandler:
+    """OPTIONS for a path served by several handlers, registered before them: Litestar's own
+    answers with the methods of the first handler registered on the path only."""
+    allowed = sorted(
+        {"OPTIONS", *(method for handler in handlers for method in handler.http_methods)}
+    )
+
+    def options() -> Response[None]:
+        return Response(None, status_code=204, headers={"allow": ", ".join(allowed)})
+
+    return route(
+        path, http_method=HttpMethod.OPTIONS, include_in_schema=False, sync_to_thread=False
+    )(options)
+
+
+lobby_options = options_route("/games", create_game, list_open_games)

@@ -92,10 +92,18 @@ async def get_replay(
     skald: NamedDependency[Skald],
     game_id: FromPath[str],
     at: Annotated[
-        int | None, QueryParameter(ge=1, description="The version to replay (default: latest).")
+        int | None,
+        QueryParameter(
+            ge=1,
+            schema_extra={"minimum": 1},
+            description="The version to replay (default: latest).",
+        ),
     ] = None,
     seat: Annotated[
-        int | None, QueryParameter(ge=0, description="Whose view (default: the token's seat).")
+        int | None,
+        QueryParameter(
+            ge=0, schema_extra={"minimum": 0}, description="Whose view (default: the token's seat)."
+        ),
     ] = None,
 ) -> Response[ReplayFrame]:
     """A game at a version, as a view."""

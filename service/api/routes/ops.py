@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import Litestar, Request, Response, get
+from litestar import Request, Response, get
 from litestar.di import NamedDependency
 from litestar.openapi import ResponseSpec
 from redis.exceptions import RedisError
@@ -15,15 +15,22 @@ from service.shared.errors import ServiceError
 
 from ..metrics import api_metrics
 from ..negotiation import JSON, OFFERS_KEY
-from ..openapi import openapi_json
 from ..problems import UNAVAILABLE_RETRY_S, retry_after
+from ..schema_site import cached_openapi_json
 
 TAGS = ["operations"]
 JSON_ONLY = {OFFERS_KEY: (JSON,)}
 PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8"
 
 
-@get("/healthz", operation_id="health", summary="Liveness", tags=TAGS, opt=JSON_ONLY)
+@get(
+    "/healthz",
+    operation_id="health",
+    summary="Liveness",
+    description="200 while the process serves; it does not touch Redis.",
+    tags=TAGS,
+    opt=JSON_ONLY,
+)
 async def health() -> Health:
     """The process is up and serving (it does not touch Redis)."""
     return Health(status="ok", checks={"process": "ok"})
@@ -59,6 +66,8 @@ async def readiness(facade: NamedDependency[FacadeHolder]) -> Response[Health]:
     "/metrics",
     operation_id="metrics",
     summary="Prometheus metrics",
+    description="The API's requests, latencies, commands and open streams, in Prometheus' "
+    "text format.",
     tags=TAGS,
     media_type=PROMETHEUS_TEXT,
     opt={OFFERS_KEY: (PROMETHEUS_TEXT,)},
@@ -79,8 +88,4 @@ async def metrics_exposition(request: Request[Any, Any, Any]) -> bytes:
 )
 async def openapi_document(request: Request[Any, Any, Any]) -> bytes:
     """The document `skald openapi` exports."""
-    app: Litestar = request.app
-    if "openapi_json" not in app.state:
-        app.state["openapi_json"] = openapi_json(app)
-    document: bytes = app.state["openapi_json"]
-    return document
+    return cached_openapi_json(request.app)

@@ -52,7 +52,10 @@ async def get_view(
     skald: NamedDependency[Skald],
     game_id: FromPath[str],
     seat: Annotated[
-        int | None, QueryParameter(ge=0, description="The seat whose view to read.")
+        int | None,
+        QueryParameter(
+            ge=0, schema_extra={"minimum": 0}, description="The seat whose view to read."
+        ),
     ] = None,
 ) -> Response[ViewEnvelope]:
     """The caller's view, pre-encoded by the workers."""

@@ -208,3 +208,60 @@ async def test_a_seat_over_its_command_rate_gets_429_with_retry_after(api: Api) 
     assert [reply.status_code for reply in replies] == [202, 202, 429]
     assert replies[2].json()["code"] == "seat.rate_limited"
     assert int(replies[2].headers["retry-after"]) >= 1
+
+
+async def test_an_applied_reply_says_who_acts_now_and_what_the_seat_may_send(api: Api) -> None:
+    # Given a seated race game and a move by the seat to act, applied by the worker
+    game_id, tokens = await api.seated_game()
+    seat = (await turn(api, game_id))["to_act"][0]
+    command = {"command_id": "c-1", "command": MOVE}
+    await api.client.post(f"/games/{game_id}/commands", json=command, headers=bearer(tokens[seat]))
+    await api.drain()
+    # When the seat sends it again (a retry) and reads its outcome
+    retried = await api.client.post(
+        f"/games/{game_id}/commands", json=command, headers=bearer(tokens[seat])
+    )
+    read = await api.client.get(f"/games/{game_id}/commands/c-1", headers=bearer(tokens[seat]))
+    # Then both replies carry the game's version, who acts, and no legal commands (not its turn)
+    now = await turn(api, game_id, tokens[seat])
+    for reply in (retried, read):
+        assert reply.status_code == 200
+        body = reply.json()
+        assert body["status"] == "applied"
+        assert body["version"] == now["version"] == await stream_version(api, game_id)
+        assert body["to_act"] == now["to_act"] == [1 - seat]
+        assert body["legal_commands"] == []
+
+
+async def test_a_whole_turn_is_one_round_trip_per_move(api: Api) -> None:
+    # Given a Looot game, whose seats make several moves in a turn (vikings, tiles, EndTurn)
+    created = await api.client.post("/games", json={"game": "looot", "config": {"players": 2}})
+    game_id = created.json()["game_id"]
+    tokens = [
+        (await api.client.post(f"/games/{game_id}/seats", json={})).json()["token"]
+        for _ in range(2)
+    ]
+    first = await turn(api, game_id, tokens[(await turn(api, game_id))["to_act"][0]])
+    seat, legal = first["seat"], first["legal_commands"]
+    # When the seat plays only from the replies to its submissions, for a few moves
+    moves = 0
+    while legal and moves < 12:
+        command = {"command_id": f"m-{moves}", "command": legal[0]}
+        await api.client.post(
+            f"/games/{game_id}/commands", json=command, headers=bearer(tokens[seat])
+        )
+        await api.drain()
+        reply = await api.client.post(
+            f"/games/{game_id}/commands", json=command, headers=bearer(tokens[seat])
+        )
+        body = reply.json()
+        # Then each reply is what GET /turn says for the seat at the same version
+        now = await turn(api, game_id, tokens[seat])
+        assert (body["version"], body["to_act"]) == (now["version"], now["to_act"])
+        assert body["legal_commands"] == now["legal_commands"]
+        legal = body["legal_commands"]
+        moves += 1
+    # and the seat moved more than once in its turn, then handed over (no legal commands left)
+    assert moves >= 2
+    assert legal == []
+    assert seat not in (await turn(api, game_id))["to_act"]

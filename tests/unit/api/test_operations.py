@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -82,3 +83,83 @@ def test_skald_openapi_prints_the_document(capsys: pytest.CaptureFixture[str]) -
     assert main(["openapi"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed == json.loads(json.dumps(openapi_document(create_litestar(Settings()))))
+
+
+async def test_the_schema_page_renders_the_full_document_from_local_files(api: Api) -> None:
+    # Given the documentation page
+    page = await api.client.get("/schema")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    # Then it loads nothing from another host: every script and style is served by Skald
+    sources = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+    assert sources and all(source.startswith("/schema/assets/") for source in sources)
+    for source in sources:
+        asset = await api.client.get(source)
+        assert (asset.status_code, bool(asset.content)) == (200, True)
+    # and the document it renders is the full one, the games' schemas included
+    assert '"/openapi.json"' in page.text
+    full = (await api.client.get("/openapi.json")).json()
+    assert (await api.client.get("/schema/openapi.json")).json() == full
+    assert "FjordsView" in full["components"]["schemas"]
+
+
+def operations_of(document: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every operation of the document by its id."""
+    return {
+        operation["operationId"]: operation
+        for item in document["paths"].values()
+        for operation in item.values()
+    }
+
+
+def test_each_games_operations_are_typed_by_its_own_schemas() -> None:
+    document = openapi_document(create_litestar(Settings()))
+    schemas = document["components"]["schemas"]
+    operations = operations_of(document)
+    # Each game's copy of an operation on a game names that game's messages
+    submit = operations["fjordsSubmitCommand"]
+    body = submit["requestBody"]["content"]["application/json"]["schema"]
+    assert body == {"$ref": "#/components/schemas/FjordsSubmitCommand"}
+    assert schemas["FjordsSubmitCommand"]["properties"]["command"] == {
+        "$ref": "#/components/schemas/FjordsCommand"
+    }
+    turn = operations["loootGetTurn"]["responses"]["200"]["content"]["application/json"]
+    legal = schemas["LoootTurn"]["properties"]["legal_commands"]
+    assert turn["schema"] == {"$ref": "#/components/schemas/LoootTurn"}
+    assert legal == {"type": "array", "items": {"$ref": "#/components/schemas/LoootCommand"}}
+    # two games' commands of the same tag are two schemas, each titled by its own name
+    assert schemas["FjordsPlaceTile"]["title"] == "FjordsPlaceTile"
+    assert schemas["LoootPlaceTile"]["title"] == "LoootPlaceTile"
+    assert schemas["LoootPlaceTile"]["properties"]["type"] == {"enum": ["PlaceTile"]}
+    titles = [schema.get("title", name) for name, schema in schemas.items()]
+    assert len(titles) == len(set(titles))
+    # no generic `object` is left where a game's payload travels
+    assert '"additionalProperties": {}, "type": "object"}' not in json.dumps(
+        {name: schemas[name] for name in ("FjordsTurn", "FjordsViewEnvelope", "FjordsEventRecord")}
+    )
+    # and no closed tuple schema that client generators reject
+    assert '"items": false' not in json.dumps(document)
+
+
+def test_what_the_server_does_over_http_is_declared() -> None:
+    document = openapi_document(create_litestar(Settings()))
+    operations = operations_of(document)
+    view = operations["getView"]
+    # Conditional GET of the view
+    assert {"If-None-Match"} <= {parameter["name"] for parameter in view["parameters"]}
+    assert "ETag" in view["responses"]["200"]["headers"]
+    assert "ETag" in view["responses"]["304"]["headers"]
+    # MessagePack beside JSON, in replies and in request bodies
+    assert "application/msgpack" in view["responses"]["200"]["content"]
+    assert "application/msgpack" in operations["submitCommand"]["requestBody"]["content"]
+    # Retry-After on every 429 and 503
+    for operation in operations.values():
+        for status in ("429", "503"):
+            if status in operation["responses"]:
+                assert "Retry-After" in operation["responses"][status]["headers"]
+    # The stream's messages: a game's own stream carries that game's view envelope
+    stream = operations["fjordsStreamViews"]["responses"]["200"]
+    assert stream["content"] == {
+        "text/event-stream": {"schema": {"$ref": "#/components/schemas/FjordsViewEnvelope"}}
+    }
+    assert "event: view" in stream["description"]
