@@ -126,6 +126,8 @@ def _declare_problems(operation: dict[str, Any]) -> None:
     if "requestBody" in operation:
         responses.setdefault("400", _problem(400))
         responses.setdefault("413", _problem(413))
+        responses.setdefault("415", _problem(415))  # neither JSON nor MessagePack in UTF-8
+    responses.setdefault("406", _problem(406))  # an Accept that allows nothing offered
     responses.setdefault("500", _problem(500))
     for status, response in responses.items():
         if status in ("429", "503"):
