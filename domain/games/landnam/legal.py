@@ -49,6 +49,10 @@ def to_act(state: LandnamState) -> list[int]:
     if phase == "flee":
         assert turn.chase is not None
         return [state.units[turn.chase[1]].owner]
+    if _between_events(state):
+        # Only between the events of one command (the Althing closed, the next phase not
+        # begun yet): replay shows such versions; the active seat is the one who goes on.
+        return [turn.seat]
     if phase == "window":
         return window_waits_for(state)
     if phase == "cases":
@@ -64,9 +68,16 @@ def to_act(state: LandnamState) -> list[int]:
     return [turn.seat]
 
 
+def _between_events(state: LandnamState) -> bool:
+    """Whether the state is one a command passes through but never stops at: an Althing
+    phase with the Althing already closed. No command is decided there."""
+    turn = state.turn
+    return turn.phase in ("window", "cases", "suit", "aid") and turn.althing is None
+
+
 def legal_commands(state: LandnamState, seat: int) -> list[Command]:
     """Every command `seat` may send now, in a stable order."""
-    if seat not in to_act(state):
+    if seat not in to_act(state) or _between_events(state):
         return []
     legal = []
     for command in _phase_candidates(state, seat):
