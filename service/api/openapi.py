@@ -58,7 +58,7 @@ def openapi_config() -> OpenAPIConfig:
             }
         ),
         path="/schema",
-        render_plugins=render_plugins(),
+        render_plugins=render_plugins(cached_openapi_json),
     )
 
 
@@ -135,3 +135,14 @@ def _without_closed_tuples(node: Any) -> Any:
 def openapi_json(app: Litestar) -> bytes:
     """The OpenAPI document, encoded as indented JSON."""
     return msgspec.json.format(msgspec.json.encode(openapi_document(app)), indent=2)
+
+
+OPENAPI_STATE_KEY = "openapi_json"
+
+
+def cached_openapi_json(app: Litestar) -> bytes:
+    """The OpenAPI document of `app`, encoded once per app."""
+    if OPENAPI_STATE_KEY not in app.state:
+        app.state[OPENAPI_STATE_KEY] = openapi_json(app)
+    document: bytes = app.state[OPENAPI_STATE_KEY]
+    return document

@@ -8,6 +8,7 @@ renders `/openapi.json`, the one document. `/schema/openapi.json` is that docume
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from litestar import Litestar, Request, Router
@@ -17,7 +18,6 @@ from swagger_ui_bundle import swagger_ui_path
 
 ASSETS = "/assets"
 DOCUMENT_PATH = "/openapi.json"
-STATE_KEY = "openapi_json"
 PAGE = """<!doctype html>
 <html lang="en">
 <head>
@@ -34,16 +34,6 @@ window.ui = SwaggerUIBundle({{url: "{document}", dom_id: "#swagger-ui", deepLink
 </body>
 </html>
 """
-
-
-def cached_openapi_json(app: Litestar) -> bytes:
-    """The OpenAPI document of `app`, encoded once per app."""
-    from .openapi import openapi_json  # the document module builds on this app's routes
-
-    if STATE_KEY not in app.state:
-        app.state[STATE_KEY] = openapi_json(app)
-    document: bytes = app.state[STATE_KEY]
-    return document
 
 
 class SwaggerSite(OpenAPIRenderPlugin):
@@ -72,14 +62,15 @@ class SwaggerSite(OpenAPIRenderPlugin):
 class FullDocument(OpenAPIRenderPlugin):
     """`/schema/openapi.json`: the full document, not Litestar's (which lacks the games')."""
 
-    def __init__(self) -> None:
+    def __init__(self, document: Callable[[Litestar], bytes]) -> None:
         super().__init__(path=DOCUMENT_PATH, media_type="application/json")
+        self.document = document
 
     def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
         """The document."""
-        return cached_openapi_json(request.app)
+        return self.document(request.app)
 
 
-def render_plugins() -> list[OpenAPIRenderPlugin]:
-    """What `/schema` serves."""
-    return [SwaggerSite(), FullDocument()]
+def render_plugins(document: Callable[[Litestar], bytes]) -> list[OpenAPIRenderPlugin]:
+    """What `/schema` serves; `document` gives an app's full OpenAPI document, encoded."""
+    return [SwaggerSite(), FullDocument(document)]

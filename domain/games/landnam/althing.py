@@ -33,7 +33,7 @@ from contracts.games.landnam import (
 from domain.errors import IllegalCommand
 from domain.games.landnam.cases import open_cases
 from domain.games.landnam.components import ALTHING_CARDS
-from domain.games.landnam.harvest import require_card, require_phase
+from domain.games.landnam.requirements import require_card, require_phase
 from domain.games.landnam.state import Althing, Case, LandnamState, Suit
 from domain.games.landnam.work import Work
 

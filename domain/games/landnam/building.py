@@ -36,8 +36,8 @@ from domain.games.landnam.components import (
     VICTORY_POINTS,
 )
 from domain.games.landnam.evolve import apply_builds
-from domain.games.landnam.harvest import require_phase
 from domain.games.landnam.movement import own_unit
+from domain.games.landnam.requirements import require_phase
 from domain.games.landnam.state import LandnamState, Unit, points
 from domain.games.landnam.work import Work
 

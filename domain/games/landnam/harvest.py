@@ -20,20 +20,12 @@ from contracts.games.landnam import (
     RollDice,
 )
 from domain.errors import IllegalCommand
+from domain.games.landnam.althing import open_althing
 from domain.games.landnam.board import corners
 from domain.games.landnam.components import HARVEST_CARDS, PRODUCES, RESOURCES, next_number
+from domain.games.landnam.requirements import require_card, require_phase
 from domain.games.landnam.state import LandnamState
 from domain.games.landnam.work import Work
-
-
-def require_phase(state: LandnamState, *phases: str) -> None:
-    """Refuse a command outside its phase."""
-    if state.turn.phase not in phases:
-        raise IllegalCommand(
-            "landnam.phase.wrong",
-            f"That cannot be done now (phase {state.turn.phase}).",
-            phase=state.turn.phase,
-        )
 
 
 def check_roll(state: LandnamState, seat: int, command: RollDice) -> None:
@@ -47,8 +39,6 @@ def do_roll(work: Work, seat: int, command: RollDice) -> None:
     dice = (work.roll(6, index), work.roll(6, index + 1))
     work.emit(DiceRolled(seat=seat, dice=dice, draw=index))
     if sum(dice) == 7:
-        from domain.games.landnam.althing import open_althing
-
         open_althing(work)
     elif work.state.players[seat].fate:
         work.emit(PhaseBegan(phase="harvest_card", seat=seat))
@@ -71,12 +61,6 @@ def check_harvest_card(state: LandnamState, seat: int, command: PlayFate) -> Non
             raise IllegalCommand("landnam.fate.shift_range", "The result must stay 2-12, not 7.")
     elif command.shift:
         raise IllegalCommand("landnam.fate.shift", "Only Shift changes the result.")
-
-
-def require_card(state: LandnamState, seat: int, command: PlayFate) -> None:
-    """Refuse a card the seat does not hold."""
-    if command.card not in state.players[seat].fate:
-        raise IllegalCommand("landnam.fate.not_held", f"You hold no {command.card} card.")
 
 
 def harvest_total(state: LandnamState, shift: int) -> int | None:

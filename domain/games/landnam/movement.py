@@ -38,7 +38,7 @@ from domain.games.landnam.components import (
     next_number,
     red_die_number,
 )
-from domain.games.landnam.harvest import require_card, require_phase
+from domain.games.landnam.requirements import require_card, require_phase
 from domain.games.landnam.state import LandnamState, Unit
 from domain.games.landnam.work import Work
 

@@ -24,7 +24,7 @@ from domain.games.landnam.components import (
     STOCK_RATE,
 )
 from domain.games.landnam.evolve import offer_targets
-from domain.games.landnam.harvest import require_phase
+from domain.games.landnam.requirements import require_phase
 from domain.games.landnam.state import LandnamState, Offer
 from domain.games.landnam.work import Work
 

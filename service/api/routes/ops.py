@@ -15,8 +15,8 @@ from service.shared.errors import ServiceError
 
 from ..metrics import api_metrics
 from ..negotiation import JSON, OFFERS_KEY
+from ..openapi import cached_openapi_json
 from ..problems import UNAVAILABLE_RETRY_S, retry_after
-from ..schema_site import cached_openapi_json
 
 TAGS = ["operations"]
 JSON_ONLY = {OFFERS_KEY: (JSON,)}
