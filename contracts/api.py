@@ -135,6 +135,8 @@ class Turn(msgspec.Struct, frozen=True):
     legal_commands: list[dict[str, Any]]
     finished: bool
     outcome: Outcome | None = None
+    # The game's life: "open" (waiting for players: nobody acts), "started", "cancelled".
+    phase: str = "started"
 
 
 class Problem(msgspec.Struct, frozen=True, omit_defaults=True):

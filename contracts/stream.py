@@ -1,7 +1,9 @@
 """Game-agnostic events the service writes around a game's own events.
 
-A stream is: GameCreated, the game's setup events, the events of each applied command,
-and SeedRevealed once the game is over. Only the game's own events are folded by `evolve`.
+A stream is: GameCreated, GameOpened (games a player created), the game's setup events,
+TableStarted (once every seat is held), the events of each applied command (a bot's or the
+service's own too), and SeedRevealed once the game is over (or GameCancelled, SeedRevealed).
+Only the game's own events are folded by `evolve`.
 """
 
 from __future__ import annotations
@@ -25,5 +27,26 @@ class SeedRevealed(msgspec.Struct, tag="SeedRevealed", tag_field="type", frozen=
     seed_hex: str
 
 
-MetaEvent = GameCreated | SeedRevealed
-META_EVENT_TYPES: frozenset[str] = frozenset({"GameCreated", "SeedRevealed"})
+class GameOpened(msgspec.Struct, tag="GameOpened", tag_field="type", frozen=True):
+    """A game created by a player: it waits for players, refusing commands until started."""
+
+    creator: str  # the creating player's id (public, like a profile)
+
+
+class TableStarted(msgspec.Struct, tag="TableStarted", tag_field="type", frozen=True):
+    """Every seat is held (by players, or by bots the creator asked for): commands now apply."""
+
+    bots: list[int]  # seats a bot plays for the whole game
+
+
+class GameCancelled(msgspec.Struct, tag="GameCancelled", tag_field="type", frozen=True):
+    """Its creator cancelled the game before it started; SeedRevealed follows."""
+
+    by: str  # the creator's player id
+
+
+LifecycleEvent = GameOpened | TableStarted | GameCancelled
+MetaEvent = GameCreated | GameOpened | TableStarted | GameCancelled | SeedRevealed
+META_EVENT_TYPES: frozenset[str] = frozenset(
+    {"GameCreated", "GameOpened", "TableStarted", "GameCancelled", "SeedRevealed"}
+)

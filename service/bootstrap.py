@@ -15,6 +15,7 @@ from redis.asyncio import BlockingConnectionPool, Redis
 
 from service.adapters.notifications import Notifier, Publisher
 from service.adapters.rq_scheduler import DrainScheduler, RQScheduler
+from service.adapters.store.players import Players
 from service.adapters.store.records import RunnerLimits
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.scripts import Scripts
@@ -25,6 +26,7 @@ from service.core.pipeline.session import SessionCache
 from service.facade.command_side import CommandSide
 from service.facade.history_side import HistoryService
 from service.facade.metas import GameMetas
+from service.facade.player_side import PlayerSide
 from service.facade.read_side import ReadSide
 from service.facade.skald import Skald
 from service.read.history.catalogue import stored_game_ids
@@ -88,12 +90,14 @@ def skald(
     lobby = Lobby(redis, prefix)
     notifier = Notifier(redis, prefix)
     metas = GameMetas(events, GAME_METAS_CACHED)
-    return Skald(
+    commands = CommandSide(settings, events, seats, lobby, notifier, drain_scheduler, metas)
+    reads = ReadSide(settings, events, seats, lobby, notifier, metas)
+    facade = Skald(
         settings,
         redis=redis,
         queue_redis=queue_redis,
-        commands=CommandSide(settings, events, seats, lobby, notifier, drain_scheduler, metas),
-        reads=ReadSide(settings, events, seats, lobby, notifier, metas),
+        commands=commands,
+        reads=reads,
         history=history(redis, settings, events),
         metas=metas,
         seats=seats,
@@ -101,6 +105,8 @@ def skald(
         notifier=notifier,
         store=events,
     )
+    facade.players = PlayerSide(commands, reads, Players(redis, prefix))
+    return facade
 
 
 async def connect(settings: Settings) -> Skald:

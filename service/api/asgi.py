@@ -22,7 +22,7 @@ from .metrics import ApiMetrics, MetricsMiddleware
 from .negotiation import MAX_BODY_DEPTH_STATE_KEY, NegotiatingRequest, accept_guard
 from .openapi import openapi_config
 from .problems import exception_handlers
-from .routes import commands, echo, games, history, ops, reads, stream
+from .routes import commands, echo, games, history, ops, players, reads, stream
 
 ROUTES = [
     games.create_game,
@@ -42,6 +42,13 @@ ROUTES = [
     ops.readiness,
     ops.metrics_exposition,
     ops.openapi_document,
+    players.create_player,
+    players.get_player,
+    players.rotate_token,
+    players.revoke_token,
+    players.list_player_games,
+    players.start_game,
+    players.cancel_game,
 ]
 
 

@@ -44,12 +44,12 @@ TURN_FORMAT = "turn"  # views-hash fields `turn:<seat>`: a msgpack contracts.api
 
 
 def encode_views(
-    codec: GameCodec, game_id: str, version: int, state: Any, seats: int
+    codec: GameCodec, game_id: str, version: int, state: Any, seats: int, phase: str = "started"
 ) -> dict[str, bytes]:
     """Every seat's view and the public view at `version` in both encodings, and each one's
-    turn (who acts, the seat's legal commands)."""
+    turn (who acts, the seat's legal commands; nobody before the game starts)."""
     game = codec.game
-    to_act = game.to_act(state)
+    to_act = game.to_act(state) if phase == "started" else []
     outcome = game.outcome(state)
     fields: dict[str, bytes] = {}
     for seat in [None, *range(seats)]:
@@ -63,8 +63,9 @@ def encode_views(
             seat=seat,
             to_act=list(to_act),
             legal_commands=msgspec.to_builtins(legal),
-            finished=outcome is not None,
+            finished=outcome is not None or phase == "cancelled",
             outcome=outcome,
+            phase=phase,
         )
         fields[view_field(TURN_FORMAT, seat)] = _msgpack.encode(turn)
     return fields

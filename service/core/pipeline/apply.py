@@ -6,6 +6,7 @@ plan in one atomic step and only then trusts the advanced session.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +15,7 @@ import structlog
 
 from contracts.stream import SeedRevealed
 from domain import engine
+from domain.bots import RandomBot
 from domain.errors import IllegalCommand
 from service.adapters.store.records import (
     RECORD_ENCODER,
@@ -23,9 +25,11 @@ from service.adapters.store.records import (
     ReceivedCommand,
 )
 from service.core.pipeline.chain import link
+from service.core.pipeline.lifecycle import SYSTEM_SEAT, SystemRefused, decide_system
 from service.core.pipeline.session import GameSession
 
 log = structlog.get_logger("skald.pipeline")
+MAX_BOT_MOVES = 10_000  # per command: a game of bots alone still ends, but never loops here
 
 
 @dataclass
@@ -121,8 +125,17 @@ def _decide_one(session: GameSession, plan: BatchPlan, received: ReceivedCommand
         )
     if session.finished:
         return _refusal(received, "game.finished", "The game is over.")
+    if received.seat == SYSTEM_SEAT:
+        return _decide_system(session, plan, received)
     if not 0 <= received.seat < session.meta.seats:
         return _refusal(received, "seat.out_of_range", f"no seat {received.seat} in this game")
+    if session.phase == "open":
+        return _refusal(
+            received,
+            "game.not_started",
+            "the game has not started: it starts once every seat is taken, or when its "
+            "creator starts it with bots in the free seats",
+        )
     try:
         command = session.codec.decode_command(received.body)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
@@ -135,13 +148,47 @@ def _decide_one(session: GameSession, plan: BatchPlan, received: ReceivedCommand
         # A bug in the rules: refuse (recorded, auditable) rather than block the game for ever.
         log.exception("decide_failed", game_id=session.game_id, command_id=received.command_id)
         return _refusal(received, "engine.error", "the rules failed on this command")
+    return _applied(session, plan, received, events, then_bots=True)
+
+
+def _decide_system(
+    session: GameSession, plan: BatchPlan, received: ReceivedCommand
+) -> CommandRecord:
+    """The service's own command (start, cancel): life-cycle events, then the bots' turns."""
+    try:
+        events, ends = decide_system(session.phase, session.meta.seats, received.body)
+    except SystemRefused as exc:
+        return _refusal(received, exc.code, exc.message)
     first = session.version + 1
+    for event in events:
+        session.follow_lifecycle(event)
+        _append(session, plan, session.codec.encode_event(event), received.command_id)
+    if ends:
+        _append(session, plan, session.codec.encode_event(SeedRevealed(session.seed.hex())), None)
+        session.finished = True
+        return CommandRecord(
+            "applied", received.seat, received.inbox_id, first, session.version - 1
+        )
+    return _applied(session, plan, received, [], then_bots=True, first=first)
+
+
+def _applied(
+    session: GameSession,
+    plan: BatchPlan,
+    received: ReceivedCommand,
+    events: list[Any],
+    *,
+    then_bots: bool,
+    first: int | None = None,
+) -> CommandRecord:
+    """Evolve and append a command's events (then the bots' moves that follow), revealing the
+    seed when the game ends; the command's record."""
+    first = session.version + 1 if first is None else first
     hash_before, events_before = session.head_hash, len(plan.events)
     try:
-        for event in events:
-            session.state = game.evolve(session.state, event)
-            _append(session, plan, session.codec.encode_event(event), received.command_id)
-        over = bool(events) and game.outcome(session.state) is not None
+        over = _evolve(session, plan, events, received.command_id)
+        if then_bots and not over:
+            over = _bot_moves(session, plan)
         if over:
             seed = SeedRevealed(session.seed.hex())
             _append(session, plan, session.codec.encode_event(seed), None)
@@ -158,9 +205,47 @@ def _decide_one(session: GameSession, plan: BatchPlan, received: ReceivedCommand
         return CommandRecord(
             "applied", received.seat, received.inbox_id, first, session.version - 1
         )
-    if not events:
+    if session.version < first:
         return CommandRecord("applied", received.seat, received.inbox_id)
     return CommandRecord("applied", received.seat, received.inbox_id, first, session.version)
+
+
+def _evolve(session: GameSession, plan: BatchPlan, events: list[Any], command_id: str) -> bool:
+    """Fold and append one command's events; whether they end the game."""
+    game = session.game
+    for event in events:
+        session.state = game.evolve(session.state, event)
+        _append(session, plan, session.codec.encode_event(event), command_id)
+    return bool(events) and game.outcome(session.state) is not None
+
+
+def bot_command_id(seat: int, version: int) -> str:
+    """The command id of a bot's move: `bot:` and a colon, which no client id may hold, so
+    audit tells a bot's move from a player's."""
+    return f"bot:{seat}:{version}"
+
+
+def _bot_moves(session: GameSession, plan: BatchPlan) -> bool:
+    """Play the bots' seats while the game waits for them; whether the game ended."""
+    game = session.game
+    for _ in range(MAX_BOT_MOVES):
+        if not session.bots or session.phase != "started":
+            return False
+        waiting = sorted(set(game.to_act(session.state)) & session.bots)
+        if not waiting:
+            return False
+        seat = waiting[0]
+        # Seeded by the game's seed and the version: a replay draws the same moves.
+        draw = hashlib.sha256(session.seed + b"bot" + session.version.to_bytes(8, "big"))
+        command = RandomBot(draw.digest()).choose(game, session.state, seat)
+        if command is None:
+            return False
+        events = engine.decide(game, session.state, command, seat, session.chance)
+        if _evolve(session, plan, events, bot_command_id(seat, session.version)):
+            return True
+        if not events:
+            return False
+    return False
 
 
 def _append(session: GameSession, plan: BatchPlan, data: bytes, command_id: str | None) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from contracts.stream import GameCreated, SeedRevealed
+from contracts.stream import GameCreated, GameOpened, SeedRevealed
 from domain.chance import Chance, commitment
 from domain.engine import fold
 from domain.errors import IllegalCommand
@@ -29,9 +29,15 @@ class OpenedGame:
 
 
 def open_game(
-    codec: GameCodec, game_id: str, config: dict[str, Any], seed: bytes, created_at: str
+    codec: GameCodec,
+    game_id: str,
+    config: dict[str, Any],
+    seed: bytes,
+    created_at: str,
+    creator: str | None = None,
 ) -> OpenedGame:
-    """Decode the config, run the game's setup, and chain the opening events."""
+    """Decode the config, run the game's setup, and chain the opening events (a game a player
+    creates opens with GameOpened: it waits for its players before any command applies)."""
     game = codec.game
     parsed = codec.parse_config(config)
     try:
@@ -48,7 +54,8 @@ def open_game(
         seed_sha256=commitment(seed),
         created_at=created_at,
     )
-    stream: list[Any] = [created, *setup_events]
+    opened: list[Any] = [] if creator is None else [GameOpened(creator)]
+    stream: list[Any] = [created, *opened, *setup_events]
     finished = game.outcome(state) is not None
     if finished:
         stream.append(SeedRevealed(seed.hex()))

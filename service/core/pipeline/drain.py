@@ -398,7 +398,12 @@ class Drainer:
 def _views(session: GameSession) -> dict[str, bytes]:
     """Every viewer's pre-encoded view of the session's state."""
     return encode_views(
-        session.codec, session.game_id, session.version, session.state, session.meta.seats
+        session.codec,
+        session.game_id,
+        session.version,
+        session.state,
+        session.meta.seats,
+        session.phase,
     )
 
 

@@ -11,6 +11,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from contracts.stream import GameCancelled, GameOpened, TableStarted
 from domain.chance import Chance
 from domain.engine import Game
 from service.adapters.store.ports import EventLog, GameMissing
@@ -32,6 +33,10 @@ class GameSession:
     head_hash: bytes
     cursor: str
     finished: bool
+    # The life cycle (docs/architecture.md): "started" for games without GameOpened (guest
+    # games start at creation), else "open" until TableStarted, or "cancelled".
+    phase: str = "started"
+    bots: frozenset[int] = frozenset()
 
     @classmethod
     def start(
@@ -70,8 +75,19 @@ class GameSession:
             event = self.codec.decode_event(stored.data)
             if not is_meta_event(event):
                 self.state = evolve(self.state, event)
+            else:
+                self.follow_lifecycle(event)
             self.version = stored.version
             self.head_hash = stored.hash
+
+    def follow_lifecycle(self, event: object) -> None:
+        """Take the phase (and the bots' seats) a service event sets."""
+        if isinstance(event, GameOpened):
+            self.phase = "open"
+        elif isinstance(event, TableStarted):
+            self.phase, self.bots = "started", frozenset(event.bots)
+        elif isinstance(event, GameCancelled):
+            self.phase = "cancelled"
 
 
 async def load_session(
