@@ -45,8 +45,75 @@ class GameCancelled(msgspec.Struct, tag="GameCancelled", tag_field="type", froze
     by: str  # the creator's player id
 
 
+class Clock(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A game's turn timer: a clock per move, optionally a total clock with an increment."""
+
+    per_move_s: float  # e.g. 86400 (a day, async play) or 60 (live)
+    total_s: float = 0.0  # a seat's whole-game bank (0: none); each move adds `increment_s`
+    increment_s: float = 0.0
+    abandon_after: int = 3  # missed turns in a row after which a bot holds the seat for good
+    on_timeout: str = "bot"  # what acts for a seat whose deadline passed: a bot plays its turn
+
+
+class ClockSet(msgspec.Struct, tag="ClockSet", tag_field="type", frozen=True):
+    """The game runs with a turn timer (right after GameCreated)."""
+
+    clock: Clock
+
+
+class ClockEntry(msgspec.Struct, frozen=True):
+    """One waited-for seat's deadline, set at version `since` (its timeout names it)."""
+
+    seat: int
+    since: int
+    started_ms: int
+    deadline_ms: int
+    bank_ms: int  # the seat's total clock left when its turn started (0 without one)
+
+
+class TurnClocks(msgspec.Struct, tag="TurnClocks", tag_field="type", frozen=True):
+    """The deadlines of every seat the game waits for now (replacing the last TurnClocks),
+    each seat's total clock and its missed turns in a row."""
+
+    entries: list[ClockEntry]
+    banks: list[int]
+    missed: list[int]
+
+
+class TurnTimedOut(msgspec.Struct, tag="TurnTimedOut", tag_field="type", frozen=True):
+    """A seat's deadline passed before it moved; `missed` turns in a row now."""
+
+    seat: int
+    missed: int
+
+
+class SeatAbandoned(msgspec.Struct, tag="SeatAbandoned", tag_field="type", frozen=True):
+    """The seat missed too many turns: a bot holds it for the rest of the game."""
+
+    seat: int
+
+
 LifecycleEvent = GameOpened | TableStarted | GameCancelled
-MetaEvent = GameCreated | GameOpened | TableStarted | GameCancelled | SeedRevealed
-META_EVENT_TYPES: frozenset[str] = frozenset(
-    {"GameCreated", "GameOpened", "TableStarted", "GameCancelled", "SeedRevealed"}
+MetaEvent = (
+    GameCreated
+    | GameOpened
+    | TableStarted
+    | GameCancelled
+    | ClockSet
+    | TurnClocks
+    | TurnTimedOut
+    | SeatAbandoned
+    | SeedRevealed
 )
+META_EVENT_CLASSES: tuple[type, ...] = (
+    GameCreated,
+    GameOpened,
+    TableStarted,
+    GameCancelled,
+    ClockSet,
+    TurnClocks,
+    TurnTimedOut,
+    SeatAbandoned,
+    SeedRevealed,
+)
+META_EVENT_TYPES: frozenset[str] = frozenset(cls.__name__ for cls in META_EVENT_CLASSES)

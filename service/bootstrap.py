@@ -15,6 +15,7 @@ from redis.asyncio import BlockingConnectionPool, Redis
 
 from service.adapters.notifications import Notifier, Publisher
 from service.adapters.rq_scheduler import DrainScheduler, RQScheduler
+from service.adapters.store.deadlines import Deadlines
 from service.adapters.store.players import Players
 from service.adapters.store.records import RunnerLimits
 from service.adapters.store.redis_store import RedisEventStore
@@ -105,6 +106,7 @@ def skald(
         notifier=notifier,
         store=events,
     )
+    commands.deadlines = Deadlines(redis, prefix)
     facade.players = PlayerSide(commands, reads, Players(redis, prefix))
     return facade
 
@@ -132,6 +134,7 @@ class WorkerGraph:
     queue_redis: SyncRedis
     store: RedisEventStore
     pending: PendingIndex
+    deadlines: Deadlines
     scheduler: RQScheduler
     drainer: Drainer
     runner: DrainRunner
@@ -154,6 +157,7 @@ def drain_runner(
         batch_size=settings.batch_size,
         lease_ttl_ms=int(settings.lease_ttl_s * 1000),
     )
+    drainer.deadlines = Deadlines(redis, prefix)
     return DrainRunner.configured(settings, events, drainer, drain_scheduler)
 
 
@@ -171,6 +175,7 @@ def worker_graph(settings: Settings) -> WorkerGraph:
         queue_redis=queue_redis,
         store=events,
         pending=PendingIndex(redis, settings.key_prefix, events.scripts),
+        deadlines=Deadlines(redis, settings.key_prefix),
         scheduler=drain_scheduler,
         drainer=runner.drainer,
         runner=runner,

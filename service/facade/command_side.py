@@ -19,8 +19,10 @@ from contracts.api import (
     GameCreated,
     SeatJoined,
 )
+from contracts.stream import Clock
 from service.adapters.notifications import Notifier
 from service.adapters.rq_scheduler import DrainScheduler
+from service.adapters.store.deadlines import Deadlines
 from service.adapters.store.ports import CommandStore
 from service.adapters.store.records import Accepted, Duplicate, ReceivedCommand, Throttled
 from service.adapters.store.side import Lobby, Seats
@@ -33,6 +35,7 @@ from service.facade.checks import (
     MAX_ID_LENGTH,
     MAX_NAME_LENGTH,
     api_outcome,
+    check_clock,
     check_id,
     redis_guarded,
     token_hash,
@@ -81,6 +84,7 @@ class CommandSide:
         # Called once every seat of a game is taken (the player side starts the games players
         # created); None: nothing to do (guest games start at creation).
         self.on_seats_full: Callable[[str], Awaitable[None]] | None = None
+        self.deadlines: Deadlines | None = None  # where timed games' deadlines are indexed
 
     @redis_guarded
     async def create_game(
@@ -90,6 +94,7 @@ class CommandSide:
         seed_hex: str | None = None,
         *,
         creator: str | None = None,
+        clock: Clock | None = None,
     ) -> GameCreated:
         """Create a game with a fresh secret seed (or a chosen one, where settings allow it);
         InvalidInput for an unknown game or a bad config or seed. A game a player (`creator`)
@@ -101,10 +106,18 @@ class CommandSide:
         seed = secrets.token_bytes(SEED_BYTES) if seed_hex is None else self._chosen_seed(seed_hex)
         now = datetime.now(UTC)
         created_at = now.isoformat(timespec="seconds")
-        opened = open_game(codec, game_id, config, seed, created_at, creator)
+        if clock is not None:
+            check_clock(clock)
+        now_ms = int(now.timestamp() * 1000)
+        opened = open_game(codec, game_id, config, seed, created_at, creator, clock, now_ms)
+        if opened.deadlines and self.deadlines is not None:
+            await self.deadlines.add(game_id, opened.deadlines)  # before the game exists
         version = len(opened.events)
         phase = "started" if creator is None else "open"
-        views = encode_views(codec, game_id, version, opened.state, opened.meta.seats, phase)
+        deadlines = {seat: at for seat, _, at in opened.deadlines}
+        views = encode_views(
+            codec, game_id, version, opened.state, opened.meta.seats, phase, deadlines
+        )
         await self.store.create(game_id, opened.meta, seed, opened.events, opened.finished, views)
         if not opened.finished:
             await self.lobby.open(game_id, game, int(now.timestamp() * 1000))

@@ -14,21 +14,20 @@ from typing import Any
 
 from contracts.api import CommandOutcome, GameCreated, SeatJoined
 from contracts.players import GameFilter, PlayerGame, PlayerGames, PlayerProfile, PlayerToken
+from contracts.stream import Clock
 from service.adapters.store.players import (
     BOT_SEAT,
     Players,
     player_seat_value,
 )
-from service.adapters.store.records import ReceivedCommand
 from service.adapters.store.side import SeatsFull
 from service.core.pipeline.lifecycle import (
     CANCEL_ID,
     START_ID,
-    SYSTEM_SEAT,
     CancelGame,
     StartGame,
     SystemCommand,
-    encode_system,
+    queue_system,
 )
 from service.facade.checks import MAX_NAME_LENGTH, MAX_TOKEN_LENGTH, redis_guarded, token_hash
 from service.facade.command_side import CommandSide
@@ -113,7 +112,12 @@ class PlayerSide:
 
     @redis_guarded
     async def create_game(
-        self, player_id: str, game: str, config: dict[str, Any], seed_hex: str | None
+        self,
+        player_id: str,
+        game: str,
+        config: dict[str, Any],
+        seed_hex: str | None,
+        clock: Clock | None = None,
     ) -> GameCreated:
         """Create a game the player owns: open until every seat is held or they start it."""
         limit = self.settings.max_games_created_per_hour
@@ -125,7 +129,9 @@ class PlayerSide:
                 status=429,
                 details={"limit": limit},
             )
-        created = await self.commands.create_game(game, config, seed_hex, creator=player_id)
+        created = await self.commands.create_game(
+            game, config, seed_hex, creator=player_id, clock=clock
+        )
         await self.players.set_creator(created.game_id, player_id)
         await self.players.note_created(player_id, created.game_id, now)
         return created
@@ -206,6 +212,7 @@ class PlayerSide:
             to_act=turn.to_act,
             my_turn=seat in turn.to_act and not turn.finished,
             version=turn.version,
+            deadline_ms=turn.deadlines.get(seat),
         )
 
     async def _check_active_limit(self, player_id: str) -> None:
@@ -240,11 +247,9 @@ class PlayerSide:
 
     async def _system(self, game_id: str, command_id: str, command: SystemCommand) -> None:
         """Queue the service's own command on the game's inbox (once per command id)."""
-        received = ReceivedCommand(SYSTEM_SEAT, command_id, command_id, encode_system(command))
-        job_id = self.commands.scheduler.new_job_id()
-        result = await self.commands.store.submit(game_id, received, job_id, 0, 1000)
-        if getattr(result, "start_runner", False):
-            await self.commands.scheduler.schedule(job_id)
+        await queue_system(
+            self.commands.store, self.commands.scheduler, game_id, command_id, command
+        )
 
 
 def _checked_name(name: str) -> str:

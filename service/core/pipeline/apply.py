@@ -6,16 +6,16 @@ plan in one atomic step and only then trusts the advanced session.
 
 from __future__ import annotations
 
-import hashlib
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 import structlog
 
-from contracts.stream import SeedRevealed
+from contracts.stream import SeedRevealed, TurnClocks
 from domain import engine
-from domain.bots import RandomBot
 from domain.errors import IllegalCommand
 from service.adapters.store.records import (
     RECORD_ENCODER,
@@ -24,12 +24,26 @@ from service.adapters.store.records import (
     NewEvent,
     ReceivedCommand,
 )
-from service.core.pipeline.chain import link
-from service.core.pipeline.lifecycle import SYSTEM_SEAT, SystemRefused, decide_system
+from service.core.pipeline.lifecycle import (
+    SYSTEM_SEAT,
+    SystemRefused,
+    TimeOut,
+    decide_system,
+    decode_system,
+)
 from service.core.pipeline.session import GameSession
+from service.core.pipeline.standins import (
+    Deadline,
+    append,
+    append_service,
+    bot_moves,
+    check_current,
+    evolve_all,
+    time_out,
+    update_clocks,
+)
 
 log = structlog.get_logger("skald.pipeline")
-MAX_BOT_MOVES = 10_000  # per command: a game of bots alone still ends, but never loops here
 
 
 @dataclass
@@ -43,6 +57,10 @@ class BatchPlan:
     finished: bool = False
     # False when the rules crashed half-way through applying events: reload before reuse.
     state_trusted: bool = True
+    now_ms: int = 0  # the time the batch's turn clocks start from
+    deadlines: list[Deadline] = field(default_factory=list)  # set by this batch: to index
+    # (seat, since) of deadlines this batch ended: to unindex once it is committed
+    dropped: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def version(self) -> int:
@@ -69,9 +87,14 @@ def _details(raw: dict[str, object]) -> dict[str, Any]:
     return converted
 
 
-def plan_batch(session: GameSession, commands: list[ReceivedCommand]) -> BatchPlan:
-    """Decide `commands` in order, advancing `session` by the events of each one accepted."""
+def plan_batch(
+    session: GameSession, commands: list[ReceivedCommand], now_ms: int | None = None
+) -> BatchPlan:
+    """Decide `commands` in order, advancing `session` by the events of each one accepted
+    (turn clocks, in games with them, start at `now_ms`: the wall clock by default)."""
     plan = BatchPlan(session.version, session.cursor)
+    plan.now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+    clocks_before = session.clocks
     for received in commands:
         record = _decide_contained(session, plan, received)
         plan.decided.append(Decided(received.command_id, record))
@@ -80,7 +103,16 @@ def plan_batch(session: GameSession, commands: list[ReceivedCommand]) -> BatchPl
             break
     plan.finished = session.finished
     session.cursor = plan.cursor
+    plan.dropped = sorted((_current(clocks_before) | _set(plan)) - _current(session.clocks))
     return plan
+
+
+def _current(clocks: TurnClocks | None) -> set[tuple[int, int]]:
+    return set() if clocks is None else {(e.seat, e.since) for e in clocks.entries}
+
+
+def _set(plan: BatchPlan) -> set[tuple[int, int]]:
+    return {(seat, since) for seat, since, _ in plan.deadlines}
 
 
 def _decide_contained(
@@ -148,55 +180,88 @@ def _decide_one(session: GameSession, plan: BatchPlan, received: ReceivedCommand
         # A bug in the rules: refuse (recorded, auditable) rather than block the game for ever.
         log.exception("decide_failed", game_id=session.game_id, command_id=received.command_id)
         return _refusal(received, "engine.error", "the rules failed on this command")
-    return _applied(session, plan, received, events, then_bots=True)
+
+    def play() -> bool:
+        return evolve_all(session, plan.events, events, received.command_id)
+
+    return _applied(session, plan, received, play, acting=received.seat, moved_itself=True)
 
 
 def _decide_system(
     session: GameSession, plan: BatchPlan, received: ReceivedCommand
 ) -> CommandRecord:
-    """The service's own command (start, cancel): life-cycle events, then the bots' turns."""
+    """The service's own command: start, cancel, or a seat's deadline passing."""
     try:
-        events, ends = decide_system(session.phase, session.meta.seats, received.body)
+        command = decode_system(received.body)
+        if isinstance(command, TimeOut):
+            check_current(session, command)
+            timeout = command
+
+            def stand_in() -> bool:
+                return time_out(session, plan.events, timeout, received.command_id)
+
+            return _applied(
+                session, plan, received, stand_in, acting=command.seat, moved_itself=False
+            )
+        events, ends = decide_system(session.phase, session.meta.seats, command)
     except SystemRefused as exc:
         return _refusal(received, exc.code, exc.message)
-    first = session.version + 1
-    for event in events:
-        session.follow_lifecycle(event)
-        _append(session, plan, session.codec.encode_event(event), received.command_id)
     if ends:
-        _append(session, plan, session.codec.encode_event(SeedRevealed(session.seed.hex())), None)
+        first = session.version + 1
+        for event in events:
+            append_service(session, plan.events, event, received.command_id)
+        seed = SeedRevealed(session.seed.hex())
+        append(session, plan.events, session.codec.encode_event(seed), None)
         session.finished = True
         return CommandRecord(
             "applied", received.seat, received.inbox_id, first, session.version - 1
         )
-    return _applied(session, plan, received, [], then_bots=True, first=first)
+
+    def begin() -> bool:
+        for event in events:
+            append_service(session, plan.events, event, received.command_id)
+        return False
+
+    return _applied(session, plan, received, begin, acting=None, moved_itself=False)
 
 
 def _applied(
     session: GameSession,
     plan: BatchPlan,
     received: ReceivedCommand,
-    events: list[Any],
+    play: Callable[[], bool],
     *,
-    then_bots: bool,
-    first: int | None = None,
+    acting: int | None,
+    moved_itself: bool,
 ) -> CommandRecord:
-    """Evolve and append a command's events (then the bots' moves that follow), revealing the
-    seed when the game ends; the command's record."""
-    first = session.version + 1 if first is None else first
+    """Play a command's events (`play`: whether they end the game), then the bots' moves that
+    follow and the turn clocks, revealing the seed when the game ends; the command's record."""
+    first = session.version + 1
     hash_before, events_before = session.head_hash, len(plan.events)
+    deadlines_before = len(plan.deadlines)
     try:
-        over = _evolve(session, plan, events, received.command_id)
-        if then_bots and not over:
-            over = _bot_moves(session, plan)
+        over = play()
+        if not over:
+            over = bot_moves(session, plan.events)
         if over:
             seed = SeedRevealed(session.seed.hex())
-            _append(session, plan, session.codec.encode_event(seed), None)
+            append(session, plan.events, session.codec.encode_event(seed), None)
+        else:
+            update_clocks(
+                session,
+                plan.events,
+                plan.deadlines,
+                acting,
+                moved_itself=moved_itself,
+                command_id=received.command_id,
+                now_ms=plan.now_ms,
+            )
     except Exception:
         # Evolving, encoding an event (an int MessagePack cannot hold) or scoring failed.
         log.exception("evolve_failed", game_id=session.game_id, command_id=received.command_id)
         # Roll the plan back to before this command; the half-evolved state is discarded.
         del plan.events[events_before:]
+        del plan.deadlines[deadlines_before:]
         plan.state_trusted = False
         session.version, session.head_hash = first - 1, hash_before
         return _refusal(received, "engine.error", "the rules failed on this command")
@@ -208,47 +273,3 @@ def _applied(
     if session.version < first:
         return CommandRecord("applied", received.seat, received.inbox_id)
     return CommandRecord("applied", received.seat, received.inbox_id, first, session.version)
-
-
-def _evolve(session: GameSession, plan: BatchPlan, events: list[Any], command_id: str) -> bool:
-    """Fold and append one command's events; whether they end the game."""
-    game = session.game
-    for event in events:
-        session.state = game.evolve(session.state, event)
-        _append(session, plan, session.codec.encode_event(event), command_id)
-    return bool(events) and game.outcome(session.state) is not None
-
-
-def bot_command_id(seat: int, version: int) -> str:
-    """The command id of a bot's move: `bot:` and a colon, which no client id may hold, so
-    audit tells a bot's move from a player's."""
-    return f"bot:{seat}:{version}"
-
-
-def _bot_moves(session: GameSession, plan: BatchPlan) -> bool:
-    """Play the bots' seats while the game waits for them; whether the game ended."""
-    game = session.game
-    for _ in range(MAX_BOT_MOVES):
-        if not session.bots or session.phase != "started":
-            return False
-        waiting = sorted(set(game.to_act(session.state)) & session.bots)
-        if not waiting:
-            return False
-        seat = waiting[0]
-        # Seeded by the game's seed and the version: a replay draws the same moves.
-        draw = hashlib.sha256(session.seed + b"bot" + session.version.to_bytes(8, "big"))
-        command = RandomBot(draw.digest()).choose(game, session.state, seat)
-        if command is None:
-            return False
-        events = engine.decide(game, session.state, command, seat, session.chance)
-        if _evolve(session, plan, events, bot_command_id(seat, session.version)):
-            return True
-        if not events:
-            return False
-    return False
-
-
-def _append(session: GameSession, plan: BatchPlan, data: bytes, command_id: str | None) -> None:
-    session.head_hash = link(session.head_hash, data)
-    session.version += 1
-    plan.events.append(NewEvent(data, session.head_hash, command_id))

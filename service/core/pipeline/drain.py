@@ -21,6 +21,7 @@ import structlog
 from redis.exceptions import RedisError
 
 from service.adapters.notifications import Publisher
+from service.adapters.store.deadlines import Deadlines
 from service.adapters.store.ports import (
     AlreadyDecided,
     CommitFailed,
@@ -121,6 +122,7 @@ class Drainer:
         self.cache = cache
         self.batch_size = batch_size
         self.lease_ttl_ms = lease_ttl_ms
+        self.deadlines: Deadlines | None = None  # where new turn deadlines are indexed
 
     async def drain(self, game_id: str) -> DrainReport:
         """Apply up to one batch of one game's waiting commands (a round of one game)."""
@@ -330,6 +332,8 @@ class Drainer:
                 session = await load_session(self.store, game_id, head=turn.head)
         was_finished = session.finished
         plan = plan_batch(session, turn.commands if commands is None else commands)
+        if plan.deadlines and self.deadlines is not None:
+            await self.deadlines.add(game_id, plan.deadlines)  # before the commit: never lost
         # Projections ride in the same atomic step, unless the rules crashed half-way and
         # the session's state can no longer be trusted (then they are rebuilt afterwards).
         project = bool(plan.events) and session.rules_supported and plan.state_trusted
@@ -365,6 +369,8 @@ class Drainer:
             self.cache.put(session)
         else:
             await self._rebuild_views(game_id)
+        if plan.dropped and self.deadlines is not None:
+            await self.deadlines.drop(game_id, plan.dropped)  # ended: spare them a stale fire
         if plan.finished and not entry.was_finished and self.lobby is not None:
             await self.lobby.close(game_id, session.meta.game)
         log.info(
@@ -404,6 +410,7 @@ def _views(session: GameSession) -> dict[str, bytes]:
         session.state,
         session.meta.seats,
         session.phase,
+        session.deadlines(),
     )
 
 

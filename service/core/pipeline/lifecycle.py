@@ -11,6 +11,9 @@ from __future__ import annotations
 import msgspec
 
 from contracts.stream import GameCancelled, LifecycleEvent, TableStarted
+from service.adapters.rq_scheduler import DrainScheduler
+from service.adapters.store.ports import CommandStore
+from service.adapters.store.records import Accepted, ReceivedCommand
 
 SYSTEM_SEAT = -1  # the inbox seat of the service's own commands
 START_ID = "sys:start"  # one start per game: the inbox refuses a second command with this id
@@ -29,7 +32,19 @@ class CancelGame(msgspec.Struct, tag="cancel", tag_field="kind", frozen=True):
     by: str
 
 
-SystemCommand = StartGame | CancelGame
+class TimeOut(msgspec.Struct, tag="timeout", tag_field="kind", frozen=True):
+    """A seat's deadline passed: the one set at version `since` (stale once the seat moved)."""
+
+    seat: int
+    since: int
+
+
+def timeout_id(seat: int, since: int) -> str:
+    """The command id of one deadline's timeout: one per deadline, so it never fires twice."""
+    return f"sys:timeout:{seat}:{since}"
+
+
+SystemCommand = StartGame | CancelGame | TimeOut
 _decoder: msgspec.json.Decoder[SystemCommand] = msgspec.json.Decoder(SystemCommand)
 _encoder = msgspec.json.Encoder()
 
@@ -48,13 +63,19 @@ def encode_system(command: SystemCommand) -> bytes:
     return _encoder.encode(command)
 
 
-def decide_system(phase: str, seats: int, body: bytes) -> tuple[list[LifecycleEvent], bool]:
-    """The events a system command appends in `phase`, and whether it ends the game;
-    SystemRefused when it does not apply."""
+def decode_system(body: bytes) -> SystemCommand:
+    """A system command from its inbox body; SystemRefused when it does not decode."""
     try:
-        command = _decoder.decode(body)
+        return _decoder.decode(body)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise SystemRefused("system.bad_command", f"bad system command: {exc}") from None
+
+
+def decide_system(
+    phase: str, seats: int, command: StartGame | CancelGame
+) -> tuple[list[LifecycleEvent], bool]:
+    """The events a start or cancel appends in `phase`, and whether it ends the game;
+    SystemRefused when it does not apply."""
     if phase != "open":
         raise SystemRefused(
             "game.already_started" if phase == "started" else "game.cancelled",
@@ -66,3 +87,22 @@ def decide_system(phase: str, seats: int, body: bytes) -> tuple[list[LifecycleEv
             raise SystemRefused("seat.out_of_range", f"bot seats {bots} outside the game")
         return [TableStarted(bots)], False
     return [GameCancelled(command.by)], True
+
+
+async def queue_system(
+    store: CommandStore,
+    scheduler: DrainScheduler,
+    game_id: str,
+    command_id: str,
+    command: SystemCommand,
+) -> bool:
+    """Queue the service's own command on a game's inbox; False when that id was queued
+    before (a system command happens once per id)."""
+    received = ReceivedCommand(SYSTEM_SEAT, command_id, command_id, encode_system(command))
+    job_id = scheduler.new_job_id()
+    result = await store.submit(game_id, received, job_id, 0, 1000)
+    if isinstance(result, Accepted):
+        if result.start_runner:
+            await scheduler.schedule(job_id)
+        return True
+    return False

@@ -11,12 +11,24 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from contracts.stream import GameCancelled, GameOpened, TableStarted
+import msgspec
+
+from contracts.stream import (
+    Clock,
+    ClockSet,
+    GameCancelled,
+    GameOpened,
+    SeatAbandoned,
+    TableStarted,
+    TurnClocks,
+    TurnTimedOut,
+)
 from domain.chance import Chance
 from domain.engine import Game
 from service.adapters.store.ports import EventLog, GameMissing
 from service.adapters.store.records import GameMeta, Head, StoredEvent
 from service.core.codec import GameCodec, codec_for, is_meta_event
+from service.core.pipeline.clocks import first_clocks
 
 
 @dataclass
@@ -37,6 +49,8 @@ class GameSession:
     # games start at creation), else "open" until TableStarted, or "cancelled".
     phase: str = "started"
     bots: frozenset[int] = frozenset()
+    clock: Clock | None = None  # the turn timer, for games created with one
+    clocks: TurnClocks | None = None  # the deadlines now, each seat's bank and missed turns
 
     @classmethod
     def start(
@@ -80,9 +94,26 @@ class GameSession:
             self.version = stored.version
             self.head_hash = stored.hash
 
+    def deadlines(self) -> dict[int, int]:
+        """When each waited-for seat's clock runs out (ms), in a timed game."""
+        if self.clocks is None or self.finished:
+            return {}
+        return {entry.seat: entry.deadline_ms for entry in self.clocks.entries}
+
     def follow_lifecycle(self, event: object) -> None:
-        """Take the phase (and the bots' seats) a service event sets."""
-        if isinstance(event, GameOpened):
+        """Take the phase, the bots' seats or the clocks a service event sets."""
+        if isinstance(event, ClockSet):
+            self.clock = event.clock
+            self.clocks = first_clocks(event.clock, self.meta.seats)
+        elif isinstance(event, TurnClocks):
+            self.clocks = event
+        elif isinstance(event, TurnTimedOut) and self.clocks is not None:
+            missed = list(self.clocks.missed)
+            missed[event.seat] = event.missed
+            self.clocks = msgspec.structs.replace(self.clocks, missed=missed)
+        elif isinstance(event, SeatAbandoned):
+            self.bots = self.bots | {event.seat}
+        elif isinstance(event, GameOpened):
             self.phase = "open"
         elif isinstance(event, TableStarted):
             self.phase, self.bots = "started", frozenset(event.bots)
