@@ -93,6 +93,13 @@ class SeatAbandoned(msgspec.Struct, tag="SeatAbandoned", tag_field="type", froze
     seat: int
 
 
+class SeatResigned(msgspec.Struct, tag="SeatResigned", tag_field="type", frozen=True):
+    """The seat's player resigned: a bot plays the seat for the rest of the game (the rule of
+    every built-in game, stated in its README)."""
+
+    seat: int
+
+
 LifecycleEvent = GameOpened | TableStarted | GameCancelled
 MetaEvent = (
     GameCreated
@@ -103,6 +110,7 @@ MetaEvent = (
     | TurnClocks
     | TurnTimedOut
     | SeatAbandoned
+    | SeatResigned
     | SeedRevealed
 )
 META_EVENT_CLASSES: tuple[type, ...] = (
@@ -114,6 +122,7 @@ META_EVENT_CLASSES: tuple[type, ...] = (
     TurnClocks,
     TurnTimedOut,
     SeatAbandoned,
+    SeatResigned,
     SeedRevealed,
 )
 META_EVENT_TYPES: frozenset[str] = frozenset(cls.__name__ for cls in META_EVENT_CLASSES)

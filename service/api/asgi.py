@@ -49,6 +49,7 @@ ROUTES = [
     players.list_player_games,
     players.start_game,
     players.cancel_game,
+    players.resign_seat,
 ]
 
 

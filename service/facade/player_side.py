@@ -25,9 +25,11 @@ from service.core.pipeline.lifecycle import (
     CANCEL_ID,
     START_ID,
     CancelGame,
+    Resign,
     StartGame,
     SystemCommand,
     queue_system,
+    resign_id,
 )
 from service.facade.checks import MAX_NAME_LENGTH, MAX_TOKEN_LENGTH, redis_guarded, token_hash
 from service.facade.command_side import CommandSide
@@ -174,6 +176,13 @@ class PlayerSide:
         await self._system(game_id, CANCEL_ID, CancelGame(player_id))
         await self.commands.lobby.close(game_id, meta.game)
         return await self.commands.outcome(game_id, CANCEL_ID)
+
+    @redis_guarded
+    async def resign(self, game_id: str, seat: int) -> CommandOutcome:
+        """The seat (authenticated by its token) resigns: a bot plays it from now on."""
+        await self.commands.metas.get(game_id)
+        await self._system(game_id, resign_id(seat), Resign(seat))
+        return await self.commands.outcome(game_id, resign_id(seat))
 
     @redis_guarded
     async def games(

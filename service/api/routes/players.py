@@ -25,7 +25,7 @@ from service.facade.skald import Skald
 from service.shared.errors import Unauthorized
 from service.shared.logging import log_fields
 
-from ..auth import bearer_token
+from ..auth import bearer_token, required_seat
 from ..docs import problems
 from ..negotiation import reply
 
@@ -147,6 +147,24 @@ async def start_game(
     """Start the game now."""
     player_id = await acting_player(skald, request)
     return reply(request, await skald.players.start(player_id, game_id), 202)
+
+
+@post(
+    "/games/{game_id:str}/resign",
+    operation_id="resignSeat",
+    summary="Resign your seat",
+    description="A bot plays the seat for the rest of the game (each game's README states "
+    "this rule). Queued like a command: its outcome is `sys:resign:<seat>`.",
+    tags=["games"],
+    status_code=202,
+    responses=problems(401, 403, 404, 503),
+)
+async def resign_seat(
+    request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
+) -> Response[CommandOutcome]:
+    """Resign the caller's seat."""
+    seat = await required_seat(skald, request, game_id)
+    return reply(request, await skald.players.resign(game_id, seat), 202)
 
 
 @post(

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 import structlog
 
-from contracts.stream import SeedRevealed, TurnClocks
+from contracts.stream import SeatResigned, SeedRevealed, TurnClocks
 from domain import engine
 from domain.errors import IllegalCommand
 from service.adapters.store.records import (
@@ -26,6 +26,7 @@ from service.adapters.store.records import (
 )
 from service.core.pipeline.lifecycle import (
     SYSTEM_SEAT,
+    Resign,
     SystemRefused,
     TimeOut,
     decide_system,
@@ -202,6 +203,19 @@ def _decide_system(
 
             return _applied(
                 session, plan, received, stand_in, acting=command.seat, moved_itself=False
+            )
+        if isinstance(command, Resign):
+            resigning = command
+            if session.phase != "started" or resigning.seat in session.bots:
+                raise SystemRefused("seat.cannot_resign", "only a seat played by a player resigns")
+
+            def resign() -> bool:
+                event = SeatResigned(resigning.seat)
+                append_service(session, plan.events, event, received.command_id)
+                return False
+
+            return _applied(
+                session, plan, received, resign, acting=resigning.seat, moved_itself=False
             )
         events, ends = decide_system(session.phase, session.meta.seats, command)
     except SystemRefused as exc:

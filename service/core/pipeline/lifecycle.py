@@ -44,7 +44,18 @@ def timeout_id(seat: int, since: int) -> str:
     return f"sys:timeout:{seat}:{since}"
 
 
-SystemCommand = StartGame | CancelGame | TimeOut
+class Resign(msgspec.Struct, tag="resign", tag_field="kind", frozen=True):
+    """A seat's player resigns (queued by the service for the seat's authenticated player)."""
+
+    seat: int
+
+
+def resign_id(seat: int) -> str:
+    """The command id of a seat's resignation: once per seat."""
+    return f"sys:resign:{seat}"
+
+
+SystemCommand = StartGame | CancelGame | TimeOut | Resign
 _decoder: msgspec.json.Decoder[SystemCommand] = msgspec.json.Decoder(SystemCommand)
 _encoder = msgspec.json.Encoder()
 

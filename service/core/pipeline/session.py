@@ -19,6 +19,7 @@ from contracts.stream import (
     GameCancelled,
     GameOpened,
     SeatAbandoned,
+    SeatResigned,
     TableStarted,
     TurnClocks,
     TurnTimedOut,
@@ -111,7 +112,7 @@ class GameSession:
             missed = list(self.clocks.missed)
             missed[event.seat] = event.missed
             self.clocks = msgspec.structs.replace(self.clocks, missed=missed)
-        elif isinstance(event, SeatAbandoned):
+        elif isinstance(event, SeatAbandoned | SeatResigned):
             self.bots = self.bots | {event.seat}
         elif isinstance(event, GameOpened):
             self.phase = "open"

@@ -8,7 +8,13 @@ from collections.abc import AsyncIterator
 import fakeredis
 import pytest
 
-from contracts.stream import GameCancelled, GameOpened, SeedRevealed, TableStarted
+from contracts.stream import (
+    GameCancelled,
+    GameOpened,
+    SeatResigned,
+    SeedRevealed,
+    TableStarted,
+)
 from service.core.codec import codec_for
 from service.shared.errors import Conflict, Forbidden, NotFound, Unauthorized
 from tests.fakes.race import RaceGame, race_config
@@ -180,3 +186,24 @@ async def test_a_players_games_are_listed_filtered_and_paged(harness: Harness) -
     assert [g.game_id for g in mine.games] == ([second] if 0 in turn.to_act else [])
     finished = await players.games(ada.player_id, "finished", None, 10)
     assert finished.games == []
+
+
+async def test_a_resigned_seat_is_played_by_a_bot_to_the_end(harness: Harness) -> None:
+    commands = harness.skald.commands
+    game_id = (await commands.create_game("race", race_config())).game_id
+    first = (await harness.skald.reads.turn(game_id, None)).to_act[0]
+    await harness.skald.players.resign(game_id, 1 - first)
+    await harness.run_jobs()
+    again = await harness.skald.players.resign(game_id, 1 - first)
+    assert again.status == "applied"  # the same resignation: once per seat
+    for step in range(200):
+        turn = await harness.skald.reads.turn(game_id, first)
+        if turn.finished:
+            break
+        assert turn.to_act == [first]
+        await commands.submit(game_id, first, f"m{step}", turn.legal_commands[0], "r")
+        await harness.run_jobs()
+    events = [
+        codec_for("race").decode_event(e.data) for e in await harness.skald.store.read(game_id)
+    ]
+    assert SeatResigned(1 - first) in events and isinstance(events[-1], SeedRevealed)
