@@ -70,7 +70,7 @@ async def create_player(
     operation_id="getPlayer",
     summary="A player's public profile",
     tags=TAGS,
-    responses=problems(404, 503),
+    responses=problems(400, 404, 503),
 )
 async def get_player(
     request: Request[Any, Any, Any], skald: NamedDependency[Skald], player_id: FromPath[str]
@@ -139,7 +139,7 @@ async def list_player_games(
     description="Only the game's creator; the game starts once the start command is decided.",
     tags=["games"],
     status_code=202,
-    responses=problems(401, 403, 404, 503),
+    responses=problems(400, 401, 403, 404, 503),
 )
 async def start_game(
     request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
@@ -157,7 +157,7 @@ async def start_game(
     "this rule). Queued like a command: its outcome is `sys:resign:<seat>`.",
     tags=["games"],
     status_code=202,
-    responses=problems(401, 403, 404, 503),
+    responses=problems(400, 401, 403, 404, 503),
 )
 async def resign_seat(
     request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
@@ -174,7 +174,7 @@ async def resign_seat(
     description="Only the game's creator; refused (`game.already_started`) once it started.",
     tags=["games"],
     status_code=202,
-    responses=problems(401, 403, 404, 503),
+    responses=problems(400, 401, 403, 404, 503),
 )
 async def cancel_game(
     request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]

@@ -104,7 +104,8 @@ def plan_batch(
             break
     plan.finished = session.finished
     session.cursor = plan.cursor
-    plan.dropped = sorted((_current(clocks_before) | _set(plan)) - _current(session.clocks))
+    still = set() if session.finished else _current(session.clocks)
+    plan.dropped = sorted((_current(clocks_before) | _set(plan)) - still)
     return plan
 
 

@@ -248,6 +248,7 @@ class Drainer:
                         log.exception("drain_command_failed", game_id=game_id)
                     else:
                         decided += 1
+                        await self._drop_deadlines(game_id, entry.plan)
                         if entry.plan.finished and not entry.was_finished and self.lobby:
                             await self.lobby.close(game_id, session.meta.game)
                         if not entry.plan.state_trusted:
@@ -369,8 +370,7 @@ class Drainer:
             self.cache.put(session)
         else:
             await self._rebuild_views(game_id)
-        if plan.dropped and self.deadlines is not None:
-            await self.deadlines.drop(game_id, plan.dropped)  # ended: spare them a stale fire
+        await self._drop_deadlines(game_id, plan)
         if plan.finished and not entry.was_finished and self.lobby is not None:
             await self.lobby.close(game_id, session.meta.game)
         log.info(
@@ -389,6 +389,11 @@ class Drainer:
         return DrainReport(
             game_id, "applied", len(plan.decided), plan.version, put_back=outcome.put_back
         )
+
+    async def _drop_deadlines(self, game_id: str, plan: BatchPlan) -> None:
+        """Unindex the deadlines a committed batch ended: spare them a stale timeout."""
+        if plan.dropped and self.deadlines is not None:
+            await self.deadlines.drop(game_id, plan.dropped)
 
     async def _rebuild_views(self, game_id: str) -> None:
         """Refold a game whose rules failed mid-batch and store its views (unless a later
