@@ -23,6 +23,8 @@ from tests.integration.test_redis_restart import OwnRedis, own_redis  # noqa: F4
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
 SECOND_CLOCK = Clock(per_move_s=1.0, abandon_after=2)
+DAY_S = 86_400.0
+RACES = 500
 
 
 async def wait_turn(
@@ -106,3 +108,35 @@ async def test_a_deadline_survives_a_redis_restart_and_a_killed_worker(
     finally:
         await skald.close()
         workers.stop()
+
+
+async def test_a_deadline_and_a_late_move_race_500_times_and_exactly_one_applies(
+    skald: Skald, workers: Workers
+) -> None:
+    workers.start(2)
+    deadlines = skald.commands.deadlines
+    assert deadlines is not None
+    clock = Clock(per_move_s=DAY_S)
+    games: list[tuple[str, int, int]] = []
+    for _ in range(RACES):
+        game_id = (await skald.commands.create_game("race", race_config(), clock=clock)).game_id
+        turn = await skald.reads.turn(game_id, None)
+        [seat] = turn.to_act
+        games.append((game_id, seat, turn.deadlines[seat]))
+
+    async def race(game_id: str, seat: int, deadline: int) -> tuple[str, int]:
+        move = {"type": "Move", "steps": 1}
+        late = skald.commands.submit(game_id, seat, "late", move, "r")
+        await asyncio.gather(
+            late, fire_due(deadlines, skald.store, skald.commands.scheduler, deadline)
+        )
+        outcome = await skald.commands.wait_outcome(game_id, "late", 30)
+        events = await service_events(skald, game_id)
+        return outcome.status, sum(isinstance(e, TurnTimedOut) for e in events)
+
+    results = []
+    for start in range(0, RACES, 50):
+        results += await asyncio.gather(*(race(*game) for game in games[start : start + 50]))
+    for status, timeouts in results:
+        assert (status, timeouts) in {("applied", 0), ("refused", 1)}
+    assert {status for status, _ in results} <= {"applied", "refused"}
