@@ -100,6 +100,9 @@ class SeatResigned(msgspec.Struct, tag="SeatResigned", tag_field="type", frozen=
     seat: int
 
 
+# Bots' moves carry command ids `bot:<seat>:<version>` (a colon: no client id holds one).
+BOT_ID_PREFIX = "bot:"
+
 LifecycleEvent = GameOpened | TableStarted | GameCancelled
 MetaEvent = (
     GameCreated

@@ -282,9 +282,15 @@ def _applied(
         return _refusal(received, "engine.error", "the rules failed on this command")
     if over:
         session.finished = True
-        return CommandRecord(
-            "applied", received.seat, received.inbox_id, first, session.version - 1
-        )
-    if session.version < first:
+    # The command's own span: bots' moves after it carry their own ids (audit tells them apart).
+    own = [
+        i
+        for i in range(events_before, len(plan.events))
+        if plan.events[i].command_id == received.command_id
+    ]
+    if not own:
         return CommandRecord("applied", received.seat, received.inbox_id)
-    return CommandRecord("applied", received.seat, received.inbox_id, first, session.version)
+    first_own = plan.expected_version + own[0] + 1
+    return CommandRecord(
+        "applied", received.seat, received.inbox_id, first_own, plan.expected_version + own[-1] + 1
+    )

@@ -12,9 +12,11 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from contracts.stream import SeatAbandoned, TurnTimedOut
+from contracts.base import Command
+from contracts.stream import BOT_ID_PREFIX, SeatAbandoned, TurnTimedOut
 from domain import engine
 from domain.bots import RandomBot
+from domain.engine import Game
 from service.adapters.store.records import NewEvent
 from service.core.pipeline.chain import link
 from service.core.pipeline.clocks import new_deadlines, next_clocks
@@ -53,14 +55,20 @@ def evolve_all(
 
 def bot_command_id(seat: int, version: int) -> str:
     """The command id of a bot's move."""
-    return f"bot:{seat}:{version}"
+    return f"{BOT_ID_PREFIX}{seat}:{version}"
+
+
+def bot_command(game: Game, state: Any, seat: int, seed: bytes, version: int) -> Command | None:
+    """The bot's move for `seat` at `version`: seeded by the game's seed and the version, so
+    a replay (and the fairness check) draws the same one."""
+    draw = hashlib.sha256(seed + b"bot" + version.to_bytes(8, "big"))
+    return RandomBot(draw.digest()).choose(game, state, seat)
 
 
 def _bot_move(session: GameSession, out: list[NewEvent], seat: int) -> bool | None:
     """One bot move for `seat`: whether it ended the game, None when it had nothing to do."""
     game = session.game
-    draw = hashlib.sha256(session.seed + b"bot" + session.version.to_bytes(8, "big"))
-    command = RandomBot(draw.digest()).choose(game, session.state, seat)
+    command = bot_command(game, session.state, seat, session.seed, session.version)
     if command is None:
         return None
     events = engine.decide(game, session.state, command, seat, session.chance)
@@ -146,5 +154,8 @@ def update_clocks(
     )
     if changed is None:
         return
-    append_service(session, out, changed, command_id)
+    # No command id: the clocks follow the command and the bots' moves after it, and a
+    # command's span of versions holds its own events only.
+    del command_id
+    append_service(session, out, changed, None)
     deadlines += [(seat, since, at) for seat, at in new_deadlines(changed, since)]

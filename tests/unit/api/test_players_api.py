@@ -122,3 +122,25 @@ async def test_guest_play_with_seat_tokens_is_unchanged(api: Api) -> None:
     game_id, tokens = await api.seated_game()
     state = await turn(api, game_id, tokens[0])
     assert state["phase"] == "started" and state["to_act"]
+
+
+async def test_audit_and_replay_show_the_service_and_bot_moves(api: Api) -> None:
+    ada = await new_player(api, "Ada")
+    game_id = await players_game(api, ada["token"])
+    await sit(api, game_id, ada["token"], 0)
+    await api.client.post(f"/games/{game_id}/start", headers=bearer(ada["token"]))
+    await api.drain()
+    state = await turn(api, game_id, ada["token"])
+    command = {"command_id": "m0", "command": state["legal_commands"][0]}
+    await api.client.post(f"/games/{game_id}/commands", json=command, headers=bearer(ada["token"]))
+    await api.drain()
+    events = (await api.client.get(f"/games/{game_id}/events", params={"after": "0"})).json()
+    ids = {record["version"]: record.get("command_id") for record in events["events"]}
+    bot_versions = [v for v, cid in ids.items() if cid and cid.startswith("bot:")]
+    start_versions = [v for v, cid in ids.items() if cid == "sys:start"]
+    assert bot_versions and start_versions
+    for version in [*start_versions, *bot_versions]:
+        audited = await api.client.get(f"/games/{game_id}/audit/{version}")
+        assert audited.status_code == 200, audited.text
+        replayed = await api.client.get(f"/games/{game_id}/replay", params={"at": version})
+        assert replayed.status_code == 200, replayed.text

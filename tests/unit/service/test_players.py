@@ -125,6 +125,8 @@ async def test_the_creator_starts_with_bots_that_play_the_game_out(harness: Harn
         codec_for("race").decode_event(e.data) for e in await harness.skald.store.read(game_id)
     ]
     assert TableStarted([1]) in started and isinstance(started[-1], SeedRevealed)
+    verified = await harness.skald.history.verify(game_id)
+    assert verified.ok, verified
 
 
 async def test_the_creator_cancels_an_open_game_and_nothing_applies_after(
@@ -207,3 +209,5 @@ async def test_a_resigned_seat_is_played_by_a_bot_to_the_end(harness: Harness) -
         codec_for("race").decode_event(e.data) for e in await harness.skald.store.read(game_id)
     ]
     assert SeatResigned(1 - first) in events and isinstance(events[-1], SeedRevealed)
+    verified = await harness.skald.history.verify(game_id)
+    assert verified.ok, verified

@@ -153,3 +153,5 @@ async def test_a_silent_player_is_abandoned_and_a_bot_finishes_the_game(
     ]
     assert SeatAbandoned(silent) in events
     assert moves > 2  # the game went on after the seat was abandoned, with no timer on it
+    verified = await harness.skald.history.verify(game_id)
+    assert verified.ok, verified
