@@ -37,7 +37,7 @@ class PlayerGame(msgspec.Struct, frozen=True):
 
     game_id: str
     game: str
-    seat: int
+    seat: int  # -1: invited to the game (a rematch), no seat taken yet
     phase: str  # open, started, finished, cancelled
     to_act: list[int]
     my_turn: bool
@@ -50,3 +50,11 @@ class PlayerGames(msgspec.Struct, frozen=True):
 
     games: list[PlayerGame]
     cursor: str | None = None
+
+
+class Rematch(msgspec.Struct, frozen=True):
+    """The rematch of a finished game: the same game and config, its players invited (it is
+    listed among their games, open, for them to take their seats)."""
+
+    game_id: str
+    rematch_of: str

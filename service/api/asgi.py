@@ -50,6 +50,7 @@ ROUTES = [
     players.start_game,
     players.cancel_game,
     players.resign_seat,
+    players.rematch,
 ]
 
 

@@ -13,14 +13,23 @@ import time
 from typing import Any
 
 from contracts.api import CommandOutcome, GameCreated, SeatJoined
-from contracts.players import GameFilter, PlayerGame, PlayerGames, PlayerProfile, PlayerToken
-from contracts.stream import Clock
+from contracts.players import (
+    GameFilter,
+    PlayerGame,
+    PlayerGames,
+    PlayerProfile,
+    PlayerToken,
+    Rematch,
+)
+from contracts.stream import Clock, ClockSet
 from service.adapters.store.players import (
     BOT_SEAT,
+    PLAYER_SEAT_PREFIX,
     Players,
     player_seat_value,
 )
 from service.adapters.store.side import SeatsFull
+from service.core.codec import codec_for
 from service.core.pipeline.lifecycle import (
     CANCEL_ID,
     START_ID,
@@ -185,6 +194,37 @@ class PlayerSide:
         return await self.commands.outcome(game_id, resign_id(seat))
 
     @redis_guarded
+    async def rematch(self, player_id: str, game_id: str) -> Rematch:
+        """The rematch of a finished game the player sat in: created once, by whoever asks
+        first, with the same game, config and clock; its players find it among their games."""
+        if await self.seat_of(player_id, game_id) is None:
+            raise Forbidden("player.no_seat", "you hold no seat in this game")
+        turn = await self.reads.turn(game_id, None)
+        if not turn.finished or turn.phase != "started":
+            raise Conflict("game.not_finished", "only a finished game offers a rematch")
+        claimed = await self.players.claim_rematch(game_id)
+        if claimed == "":
+            raise Conflict("rematch.in_progress", "the rematch is being created: ask again")
+        if claimed is not None:
+            return Rematch(game_id=claimed, rematch_of=game_id)
+        codec = codec_for((await self.commands.metas.get(game_id)).game)
+        events = [codec.decode_event(e.data) for e in await self.commands.store.read(game_id)]
+        created_event = events[0]
+        clock = next((e.clock for e in events if isinstance(e, ClockSet)), None)
+        created = await self.commands.create_game(
+            created_event.game, created_event.config, creator=player_id, clock=clock
+        )
+        await self.players.set_creator(created.game_id, player_id)
+        await self.players.set_rematch(game_id, created.game_id)
+        stored = await self.commands.seats.token_hashes(game_id)
+        now = _now_us()
+        for value in stored.values():
+            if value.startswith(PLAYER_SEAT_PREFIX):
+                invited = value[len(PLAYER_SEAT_PREFIX) :].decode()
+                await self.players.add_game(invited, created.game_id, now)
+        return Rematch(game_id=created.game_id, rematch_of=game_id)
+
+    @redis_guarded
     async def games(
         self, player_id: str, which: GameFilter, cursor: str | None, limit: int
     ) -> PlayerGames:
@@ -208,10 +248,12 @@ class PlayerSide:
 
     async def _entry(self, player_id: str, game_id: str) -> PlayerGame | None:
         seat = await self.seat_of(player_id, game_id)
-        if seat is None:
-            return None
         meta = await self.commands.metas.get(game_id)
         turn = await self.reads.turn(game_id, seat)
+        if seat is None:
+            if turn.phase != "open":
+                return None
+            seat = -1  # invited (a rematch), not seated yet
         phase = "finished" if turn.finished and turn.phase == "started" else turn.phase
         return PlayerGame(
             game_id=game_id,

@@ -111,6 +111,19 @@ class Players:
         count: Any = await self.redis.zcount(key, now_ms - HOUR_MS, "+inf")
         return int(count)
 
+    async def claim_rematch(self, game_id: str) -> str | None:
+        """Claim the right to create a game's rematch: None when claimed now, else what the
+        first claimant left (the rematch's id, or "" while it is being created)."""
+        key = GameKeys(self.prefix, game_id).base + "rematch"
+        if await self.redis.set(key, "", nx=True):
+            return None
+        found: Any = await self.redis.get(key)
+        return "" if found is None else found.decode()
+
+    async def set_rematch(self, game_id: str, rematch_id: str) -> None:
+        """Record a game's rematch."""
+        await self.redis.set(GameKeys(self.prefix, game_id).base + "rematch", rematch_id)
+
     async def set_creator(self, game_id: str, player_id: str) -> None:
         """Record who created a game (the one who may start or cancel it)."""
         await self.redis.set(GameKeys(self.prefix, game_id).base + "creator", player_id)

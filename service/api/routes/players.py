@@ -20,6 +20,7 @@ from contracts.players import (
     PlayerGames,
     PlayerProfile,
     PlayerToken,
+    Rematch,
 )
 from service.facade.skald import Skald
 from service.shared.errors import Unauthorized
@@ -165,6 +166,24 @@ async def resign_seat(
     """Resign the caller's seat."""
     seat = await required_seat(skald, request, game_id)
     return reply(request, await skald.players.resign(game_id, seat), 202)
+
+
+@post(
+    "/games/{game_id:str}/rematch",
+    operation_id="rematch",
+    summary="The rematch of a finished game",
+    description="Created once, by whichever of its players asks first: the same game, config "
+    "and clock; its players find it, open, among their games and take their seats.",
+    tags=["games"],
+    status_code=201,
+    responses=problems(400, 401, 403, 404, 409, 503),
+)
+async def rematch(
+    request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
+) -> Response[Rematch]:
+    """The finished game's rematch."""
+    player_id = await acting_player(skald, request)
+    return reply(request, await skald.players.rematch(player_id, game_id), 201)
 
 
 @post(

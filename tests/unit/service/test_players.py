@@ -211,3 +211,28 @@ async def test_a_resigned_seat_is_played_by_a_bot_to_the_end(harness: Harness) -
     assert SeatResigned(1 - first) in events and isinstance(events[-1], SeedRevealed)
     verified = await harness.skald.history.verify(game_id)
     assert verified.ok, verified
+
+
+async def test_a_finished_game_offers_one_rematch_to_its_players(harness: Harness) -> None:
+    players, commands = harness.skald.players, harness.skald.commands
+    ada, bo = await players.register("Ada"), await players.register("Bo")
+    game_id = (await players.create_game(ada.player_id, "race", race_config(), None)).game_id
+    await players.join(ada.player_id, game_id, 0)
+    with pytest.raises(Conflict):
+        await players.rematch(ada.player_id, game_id)  # not finished
+    await players.start(ada.player_id, game_id)
+    await harness.run_jobs()
+    for step in range(200):
+        turn = await harness.skald.reads.turn(game_id, 0)
+        if turn.finished:
+            break
+        await commands.submit(game_id, 0, f"m{step}", turn.legal_commands[0], "r")
+        await harness.run_jobs()
+    with pytest.raises(Forbidden):
+        await players.rematch(bo.player_id, game_id)
+    first = await players.rematch(ada.player_id, game_id)
+    again = await players.rematch(ada.player_id, game_id)
+    assert first == again and first.game_id != game_id
+    listed = await players.games(ada.player_id, "all", None, 10)
+    assert [(g.game_id, g.seat) for g in listed.games] == [(first.game_id, -1), (game_id, 0)]
+    assert (await harness.skald.reads.turn(first.game_id, None)).phase == "open"
