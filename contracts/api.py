@@ -11,6 +11,7 @@ from typing import Any, Literal
 import msgspec
 
 from contracts.outcome import Outcome
+from contracts.stream import Clock
 
 
 class Request(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -23,11 +24,13 @@ class CreateGameRequest(Request, frozen=True):
     `seed_hex` (64 hex digits) fixes the game's secret seed, for reproducible demos and tests.
     Only a server started with SKALD_ALLOW_CHOSEN_SEEDS accepts it: in production every seed
     is drawn by the server, or the players could choose their own luck.
+    `clock` gives the game a turn timer (a clock per move, optionally a total clock).
     """
 
     game: str
     config: dict[str, Any]
     seed_hex: str | None = None
+    clock: Clock | None = None
 
 
 class GameCreated(msgspec.Struct, frozen=True):
@@ -144,6 +147,10 @@ class Turn(msgspec.Struct, frozen=True):
     legal_commands: list[dict[str, Any]]
     finished: bool
     outcome: Outcome | None = None
+    # The game's life: "open" (waiting for players: nobody acts), "started", "cancelled".
+    phase: str = "started"
+    # When each waited-for seat's turn clock runs out (ms since the epoch), in timed games.
+    deadlines: dict[int, int] = {}
 
 
 class Problem(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -107,7 +107,7 @@ class FairnessReport(msgspec.Struct, frozen=True, omit_defaults=True):
     mismatch: DrawMismatch | None = None
 
 
-AuditSubject = Literal["command", "opening", "seed"]
+AuditSubject = Literal["command", "opening", "seed", "bot"]  # bot: a bot's move (no inbox)
 
 
 class AuditReport(msgspec.Struct, frozen=True, omit_defaults=True):

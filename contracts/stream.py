@@ -1,7 +1,9 @@
 """Game-agnostic events the service writes around a game's own events.
 
-A stream is: GameCreated, the game's setup events, the events of each applied command,
-and SeedRevealed once the game is over. Only the game's own events are folded by `evolve`.
+A stream is: GameCreated, GameOpened (games a player created), the game's setup events,
+TableStarted (once every seat is held), the events of each applied command (a bot's or the
+service's own too), and SeedRevealed once the game is over (or GameCancelled, SeedRevealed).
+Only the game's own events are folded by `evolve`.
 """
 
 from __future__ import annotations
@@ -25,5 +27,105 @@ class SeedRevealed(msgspec.Struct, tag="SeedRevealed", tag_field="type", frozen=
     seed_hex: str
 
 
-MetaEvent = GameCreated | SeedRevealed
-META_EVENT_TYPES: frozenset[str] = frozenset({"GameCreated", "SeedRevealed"})
+class GameOpened(msgspec.Struct, tag="GameOpened", tag_field="type", frozen=True):
+    """A game created by a player: it waits for players, refusing commands until started."""
+
+    creator: str  # the creating player's id (public, like a profile)
+
+
+class TableStarted(msgspec.Struct, tag="TableStarted", tag_field="type", frozen=True):
+    """Every seat is held (by players, or by bots the creator asked for): commands now apply."""
+
+    bots: list[int]  # seats a bot plays for the whole game
+
+
+class GameCancelled(msgspec.Struct, tag="GameCancelled", tag_field="type", frozen=True):
+    """Its creator cancelled the game before it started; SeedRevealed follows."""
+
+    by: str  # the creator's player id
+
+
+class Clock(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A game's turn timer: a clock per move, optionally a total clock with an increment."""
+
+    per_move_s: float  # e.g. 86400 (a day, async play) or 60 (live)
+    total_s: float = 0.0  # a seat's whole-game bank (0: none); each move adds `increment_s`
+    increment_s: float = 0.0
+    abandon_after: int = 3  # missed turns in a row after which a bot holds the seat for good
+    on_timeout: str = "bot"  # what acts for a seat whose deadline passed: a bot plays its turn
+
+
+class ClockSet(msgspec.Struct, tag="ClockSet", tag_field="type", frozen=True):
+    """The game runs with a turn timer (right after GameCreated)."""
+
+    clock: Clock
+
+
+class ClockEntry(msgspec.Struct, frozen=True):
+    """One waited-for seat's deadline, set at version `since` (its timeout names it)."""
+
+    seat: int
+    since: int
+    started_ms: int
+    deadline_ms: int
+    bank_ms: int  # the seat's total clock left when its turn started (0 without one)
+
+
+class TurnClocks(msgspec.Struct, tag="TurnClocks", tag_field="type", frozen=True):
+    """The deadlines of every seat the game waits for now (replacing the last TurnClocks),
+    each seat's total clock and its missed turns in a row."""
+
+    entries: list[ClockEntry]
+    banks: list[int]
+    missed: list[int]
+
+
+class TurnTimedOut(msgspec.Struct, tag="TurnTimedOut", tag_field="type", frozen=True):
+    """A seat's deadline passed before it moved; `missed` turns in a row now."""
+
+    seat: int
+    missed: int
+
+
+class SeatAbandoned(msgspec.Struct, tag="SeatAbandoned", tag_field="type", frozen=True):
+    """The seat missed too many turns: a bot holds it for the rest of the game."""
+
+    seat: int
+
+
+class SeatResigned(msgspec.Struct, tag="SeatResigned", tag_field="type", frozen=True):
+    """The seat's player resigned: a bot plays the seat for the rest of the game (the rule of
+    every built-in game, stated in its README)."""
+
+    seat: int
+
+
+# Bots' moves carry command ids `bot:<seat>:<version>` (a colon: no client id holds one).
+BOT_ID_PREFIX = "bot:"
+
+LifecycleEvent = GameOpened | TableStarted | GameCancelled
+MetaEvent = (
+    GameCreated
+    | GameOpened
+    | TableStarted
+    | GameCancelled
+    | ClockSet
+    | TurnClocks
+    | TurnTimedOut
+    | SeatAbandoned
+    | SeatResigned
+    | SeedRevealed
+)
+META_EVENT_CLASSES: tuple[type, ...] = (
+    GameCreated,
+    GameOpened,
+    TableStarted,
+    GameCancelled,
+    ClockSet,
+    TurnClocks,
+    TurnTimedOut,
+    SeatAbandoned,
+    SeatResigned,
+    SeedRevealed,
+)
+META_EVENT_TYPES: frozenset[str] = frozenset(cls.__name__ for cls in META_EVENT_CLASSES)

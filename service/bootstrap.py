@@ -20,6 +20,8 @@ from service.adapters.archive.postgres_archive import PostgresArchive
 from service.adapters.archive.redis_game import HotGames
 from service.adapters.notifications import Notifier, Publisher
 from service.adapters.rq_scheduler import DrainScheduler, RQScheduler
+from service.adapters.store.deadlines import Deadlines
+from service.adapters.store.players import Players
 from service.adapters.store.records import RunnerLimits
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.scripts import Scripts
@@ -31,6 +33,7 @@ from service.core.pipeline.session import SessionCache
 from service.facade.command_side import CommandSide
 from service.facade.history_side import HistoryService
 from service.facade.metas import GameMetas
+from service.facade.player_side import PlayerSide
 from service.facade.read_side import ReadSide
 from service.facade.skald import Skald
 from service.read.archived_games import ArchiveBackedStore
@@ -120,24 +123,29 @@ def skald(
     prefix = settings.key_prefix
     scripts = Scripts(redis)
     events = store(redis, settings, scripts)
-    reads = archived_reads(events, settings)
+    records = archived_reads(events, settings)  # Redis first, then the archive
     seats = Seats(redis, prefix, scripts)
     lobby = Lobby(redis, prefix)
     notifier = Notifier(redis, prefix)
-    metas = GameMetas(reads, GAME_METAS_CACHED)
-    return Skald(
+    metas = GameMetas(records, GAME_METAS_CACHED)
+    commands = CommandSide(settings, records, seats, lobby, notifier, drain_scheduler, metas)
+    reads = ReadSide(settings, records, seats, lobby, notifier, metas)
+    facade = Skald(
         settings,
         redis=redis,
         queue_redis=queue_redis,
-        commands=CommandSide(settings, reads, seats, lobby, notifier, drain_scheduler, metas),
-        reads=ReadSide(settings, reads, seats, lobby, notifier, metas),
-        history=history(redis, settings, reads),
+        commands=commands,
+        reads=reads,
+        history=history(redis, settings, records),
         metas=metas,
         seats=seats,
-        known_tokens=KnownTokens(reads.token_hashes, KNOWN_TOKENS_CACHED),
+        known_tokens=KnownTokens(records.token_hashes, KNOWN_TOKENS_CACHED),
         notifier=notifier,
         store=events,
     )
+    commands.deadlines = Deadlines(redis, prefix)
+    facade.players = PlayerSide(commands, reads, Players(redis, prefix))
+    return facade
 
 
 async def connect(settings: Settings) -> Skald:
@@ -163,6 +171,7 @@ class WorkerGraph:
     queue_redis: SyncRedis
     store: RedisEventStore
     pending: PendingIndex
+    deadlines: Deadlines
     scheduler: RQScheduler
     drainer: Drainer
     runner: DrainRunner
@@ -184,6 +193,7 @@ def drain_runner(
         cache=SessionCache(settings.state_cache_size),
         batch_size=settings.batch_size,
         lease_ttl_ms=int(settings.lease_ttl_s * 1000),
+        deadlines=Deadlines(redis, prefix),
     )
     return DrainRunner.configured(settings, events, drainer, drain_scheduler)
 
@@ -202,6 +212,7 @@ def worker_graph(settings: Settings) -> WorkerGraph:
         queue_redis=queue_redis,
         store=events,
         pending=PendingIndex(redis, settings.key_prefix, events.scripts),
+        deadlines=Deadlines(redis, settings.key_prefix),
         scheduler=drain_scheduler,
         drainer=runner.drainer,
         runner=runner,

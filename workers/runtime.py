@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from service import bootstrap
+from service.core.pipeline.deadlines import DeadlineReport, fire_due
 from service.core.pipeline.runner import RunnerReport
 from service.core.pipeline.sweep import SweepReport, sweep
 from service.shared.settings import Settings
@@ -25,6 +26,7 @@ class WorkerRuntime:
         self.queue_redis = graph.queue_redis
         self.store = graph.store
         self.pending = graph.pending
+        self.deadlines = graph.deadlines
         self.scheduler = graph.scheduler
         self.drainer = graph.drainer
         self.drain_runner = graph.runner
@@ -43,6 +45,10 @@ class WorkerRuntime:
                 grace_ms=int(self.settings.sweep_grace_s * 1000),
             )
         )
+
+    def fire_deadlines(self) -> DeadlineReport:
+        """Queue a timeout for every turn deadline passed."""
+        return self.runner.run(fire_due(self.deadlines, self.store, self.scheduler))
 
     def close(self) -> None:
         """Close the clients and the loop."""

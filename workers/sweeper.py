@@ -13,7 +13,8 @@ log = structlog.get_logger("skald.sweeper")
 
 
 class SweeperThread(threading.Thread):
-    """Every `sweep_interval_s`, wake games with waiting commands that no runner holds."""
+    """Every `sweep_interval_s`, act on passed turn deadlines and wake games with waiting
+    commands that no runner holds."""
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(name="skald-sweeper", daemon=True)
@@ -25,6 +26,12 @@ class SweeperThread(threading.Thread):
         runtime = WorkerRuntime(self.settings)  # its own loop and clients: a thread of its own
         try:
             while not self._stop_requested.wait(self.settings.sweep_interval_s):
+                try:
+                    fired = runtime.fire_deadlines()
+                    if fired.fired:
+                        log.info("deadlines_fired", **vars(fired))
+                except Exception as exc:
+                    log.warning("deadlines_failed", error=repr(exc))
                 try:
                     report = runtime.sweep()
                 except Exception as exc:

@@ -22,7 +22,7 @@ from .metrics import ApiMetrics, MetricsMiddleware
 from .negotiation import MAX_BODY_DEPTH_STATE_KEY, NegotiatingRequest, accept_guard
 from .openapi import openapi_config
 from .problems import exception_handlers
-from .routes import commands, echo, games, history, ops, reads, stream
+from .routes import commands, echo, games, history, ops, players, reads, stream
 from .routes.per_game import FACADE_STATE, game_routers, pristine
 
 ROUTES = [
@@ -44,6 +44,15 @@ ROUTES = [
     ops.readiness,
     ops.metrics_exposition,
     ops.openapi_document,
+    players.create_player,
+    players.get_player,
+    players.rotate_token,
+    players.revoke_token,
+    players.list_player_games,
+    players.start_game,
+    players.cancel_game,
+    players.resign_seat,
+    players.rematch,
 ]
 # Taken at import, before any app registers the handlers (see routes.per_game).
 GAME_ROUTES = pristine(ROUTES)

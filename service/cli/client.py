@@ -27,6 +27,7 @@ from contracts.api import (
     Turn,
     ViewEnvelope,
 )
+from contracts.stream import Clock
 
 T = TypeVar("T")
 RETRIES = 5
@@ -53,10 +54,15 @@ class SkaldClient:
         self.http.close()
 
     def create_game(
-        self, game: str, config: dict[str, Any], seed_hex: str | None = None
+        self,
+        game: str,
+        config: dict[str, Any],
+        seed_hex: str | None = None,
+        clock: Clock | None = None,
     ) -> GameCreated:
-        """POST /games (`seed_hex` only where the server accepts chosen seeds)."""
-        body = CreateGameRequest(game=game, config=config, seed_hex=seed_hex)
+        """POST /games (`seed_hex` only where the server accepts chosen seeds; `clock`: a turn
+        timer)."""
+        body = CreateGameRequest(game=game, config=config, seed_hex=seed_hex, clock=clock)
         return self._call(GameCreated, "POST", "/games", body=body, expect=(201,))
 
     def join(self, game_id: str, seat: int | None = None, name: str = "") -> SeatJoined:

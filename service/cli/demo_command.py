@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from rich.table import Table
 
 from contracts.api import SeatJoined, Turn
 from contracts.outcome import Outcome
+from contracts.stream import Clock
 from domain.bots import RandomBot, SeatPicker
 from domain.games import game_names
 from service.adapters.embedded_redis import free_port
@@ -38,6 +40,10 @@ MAX_MOVES = 100_000
 
 class DemoError(RuntimeError):
     """The demo could not finish its game."""
+
+
+SILENT_CLOCK_S = 2.0  # the silent demo's clock per move
+SILENT_POLL_S = 0.5
 
 
 def game_seed_hex(seed: int) -> str:
@@ -84,13 +90,17 @@ def play(
     seed: int,
     on_move: Any = None,
     seed_hex: str | None = None,
+    silent_seat: int | None = None,
 ) -> tuple[str, list[SeatJoined], Turn]:
     """Create a game, seat a bot per player, play to the end; (game id, seats, final turn).
 
     `seed_hex` fixes the game's own seed (a server that accepts chosen seeds); without it the
-    server draws the seed and only the bots' choices follow `seed`.
+    server draws the seed and only the bots' choices follow `seed`. With `silent_seat`, the
+    game has a turn timer and that seat stops playing after its first move: its deadlines
+    pass, the service's bot plays its turns, and after two it holds the seat for good.
     """
-    created = client.create_game(game, config, seed_hex)
+    clock = None if silent_seat is None else Clock(per_move_s=SILENT_CLOCK_S, abandon_after=2)
+    created = client.create_game(game, config, seed_hex, clock)
     seats = [client.join(created.game_id, name=f"bot {n + 1}") for n in range(created.seats)]
     tokens = {joined.seat: joined.token for joined in seats}
     bots = {joined.seat: RandomBot(bot_seed(seed, joined.seat)) for joined in seats}
@@ -102,6 +112,11 @@ def play(
         if not turn.to_act:
             raise DemoError(f"game {created.game_id} waits for nobody but is not finished")
         # Several seats may act at once: the seeded picker says which one does.
+        if silent_seat is not None and turn.to_act == [silent_seat] and move >= created.seats:
+            # The silent player does not move: wait for the service to act for the seat.
+            time.sleep(SILENT_POLL_S)  # the CLI polls; the deadline fires in the workers
+            turn = client.turn(created.game_id, None)
+            continue
         seat = picker.pick(turn.to_act)
         if turn.seat != seat:
             turn = client.turn(created.game_id, tokens[seat])
@@ -184,6 +199,13 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--workers", type=int, default=2, help="worker processes when starting a service"
     )
+    parser.add_argument(
+        "--silent-seat",
+        type=int,
+        default=None,
+        help="this seat goes silent after its first move: a turn timer runs out and a bot "
+        "finishes the game for it",
+    )
     parser.set_defaults(run=run)
 
 
@@ -206,7 +228,13 @@ def run(args: argparse.Namespace) -> int:
 
             try:
                 game_id, seats, final = play(
-                    client, game, config, args.seed, on_move, seed_hex=seed_hex
+                    client,
+                    game,
+                    config,
+                    args.seed,
+                    on_move,
+                    seed_hex=seed_hex,
+                    silent_seat=args.silent_seat,
                 )
             except ApiProblem as problem:
                 raise DemoError(str(problem)) from None

@@ -11,7 +11,7 @@ from typing import Any, Union
 import msgspec
 
 from contracts.base import Command, Event, GameConfig
-from contracts.stream import GameCreated, SeedRevealed
+from contracts.stream import META_EVENT_CLASSES
 from domain.engine import Game
 from domain.games import get_game
 from service.shared.errors import InvalidInput
@@ -49,7 +49,7 @@ class GameCodec:
     def __init__(self, game: Game) -> None:
         self.game = game
         self._event_encoder = msgspec.msgpack.Encoder()
-        stream_union: Any = Union[game.event_type, GameCreated, SeedRevealed]  # noqa: UP007
+        stream_union: Any = Union[(game.event_type, *META_EVENT_CLASSES)]
         self._event_decoder: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(stream_union)
         self._command_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(game.command_type)
         self._json = msgspec.json.Encoder()
@@ -90,7 +90,7 @@ class GameCodec:
         command: Command = self._command_decoder.decode(body)
         return command
 
-    def encode_event(self, event: Event | GameCreated | SeedRevealed) -> bytes:
+    def encode_event(self, event: Event | Any) -> bytes:
         """The stored bytes of an event."""
         return self._event_encoder.encode(event)
 
@@ -120,4 +120,4 @@ def codec_for(game_name: str) -> GameCodec:
 
 def is_meta_event(event: StreamEvent) -> bool:
     """Whether an event is the service's own (not folded by the game)."""
-    return isinstance(event, GameCreated | SeedRevealed)
+    return isinstance(event, META_EVENT_CLASSES)

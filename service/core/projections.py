@@ -20,10 +20,10 @@ from typing import Any
 import msgspec
 
 from contracts.api import EventRecord, Turn
-from contracts.stream import GameCreated, SeedRevealed
+from contracts.stream import SeedRevealed
 from service.adapters.store.records import StoredEvent
 from service.adapters.store.side import view_field
-from service.core.codec import GameCodec
+from service.core.codec import GameCodec, is_meta_event
 
 FORMATS = ("json", "msgpack")
 
@@ -44,12 +44,18 @@ TURN_FORMAT = "turn"  # views-hash fields `turn:<seat>`: a msgpack contracts.api
 
 
 def encode_views(
-    codec: GameCodec, game_id: str, version: int, state: Any, seats: int
+    codec: GameCodec,
+    game_id: str,
+    version: int,
+    state: Any,
+    seats: int,
+    phase: str = "started",
+    deadlines: dict[int, int] | None = None,
 ) -> dict[str, bytes]:
     """Every seat's view and the public view at `version` in both encodings, and each one's
-    turn (who acts, the seat's legal commands)."""
+    turn (who acts, the seat's legal commands; nobody before the game starts)."""
     game = codec.game
-    to_act = game.to_act(state)
+    to_act = game.to_act(state) if phase == "started" else []
     outcome = game.outcome(state)
     fields: dict[str, bytes] = {}
     for seat in [None, *range(seats)]:
@@ -63,8 +69,10 @@ def encode_views(
             seat=seat,
             to_act=list(to_act),
             legal_commands=msgspec.to_builtins(legal),
-            finished=outcome is not None,
+            finished=outcome is not None or phase == "cancelled",
             outcome=outcome,
+            phase=phase,
+            deadlines=deadlines or {},
         )
         fields[view_field(TURN_FORMAT, seat)] = _msgpack.encode(turn)
     return fields
@@ -85,7 +93,7 @@ def visible_records(
         event = codec.decode_event(stored.data)
         if isinstance(event, SeedRevealed) and not finished:
             continue  # cannot happen in a consistent stream; never serve a seed early
-        if not finished and not isinstance(event, GameCreated):
+        if not finished and not is_meta_event(event):
             event = visible_event(event, seat)
             if event is None:
                 continue

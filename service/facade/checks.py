@@ -9,6 +9,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 
 from contracts.api import CommandOutcome
+from contracts.stream import Clock
 from service.adapters.redis_outage import REDIS_OUTAGE
 from service.adapters.store.records import CommandRecord
 from service.shared.errors import InvalidInput, Unavailable
@@ -67,3 +68,17 @@ def api_outcome(command_id: str, record: CommandRecord) -> CommandOutcome:
 def token_hash(token: str) -> bytes:
     """What is stored of a seat token: its SHA-256 (the token itself never is)."""
     return hashlib.sha256(token.encode()).digest()
+
+
+def check_clock(clock: Clock) -> None:
+    """InvalidInput unless a turn timer is usable."""
+    if not 1 <= clock.per_move_s <= 366 * 86400 or clock.total_s < 0 or clock.increment_s < 0:
+        raise InvalidInput(
+            "clock.bad",
+            "a clock gives 1 s to a year per move, and no negative total or increment",
+        )
+    if clock.abandon_after < 1 or clock.on_timeout != "bot":
+        raise InvalidInput(
+            "clock.bad",
+            "abandon_after is 1 or more; on_timeout is `bot` (a bot plays the seat's turn)",
+        )

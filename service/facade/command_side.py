@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,8 +19,10 @@ from contracts.api import (
     GameCreated,
     SeatJoined,
 )
+from contracts.stream import Clock
 from service.adapters.notifications import Notifier
 from service.adapters.rq_scheduler import DrainScheduler
+from service.adapters.store.deadlines import Deadlines
 from service.adapters.store.ports import CommandStore
 from service.adapters.store.records import Accepted, Duplicate, ReceivedCommand, Throttled
 from service.adapters.store.side import Lobby, Seats
@@ -32,6 +35,7 @@ from service.facade.checks import (
     MAX_ID_LENGTH,
     MAX_NAME_LENGTH,
     api_outcome,
+    check_clock,
     check_id,
     redis_guarded,
     token_hash,
@@ -77,22 +81,43 @@ class CommandSide:
         self.notifier = notifier
         self.scheduler = scheduler
         self.metas = metas
+        # Called once every seat of a game is taken (the player side starts the games players
+        # created); None: nothing to do (guest games start at creation).
+        self.on_seats_full: Callable[[str], Awaitable[None]] | None = None
+        self.deadlines: Deadlines | None = None  # where timed games' deadlines are indexed
 
     @redis_guarded
     async def create_game(
-        self, game: str, config: dict[str, Any], seed_hex: str | None = None
+        self,
+        game: str,
+        config: dict[str, Any],
+        seed_hex: str | None = None,
+        *,
+        creator: str | None = None,
+        clock: Clock | None = None,
     ) -> GameCreated:
         """Create a game with a fresh secret seed (or a chosen one, where settings allow it);
-        InvalidInput for an unknown game or a bad config or seed."""
+        InvalidInput for an unknown game or a bad config or seed. A game a player (`creator`)
+        creates stays open, refusing commands, until it starts (service.facade.player_side)."""
         codec = codec_for(game)
         if not isinstance(config, dict):
             raise InvalidInput("game.bad_config", "a game's config is a JSON object")
         game_id = new_game_id()
         seed = secrets.token_bytes(SEED_BYTES) if seed_hex is None else self._chosen_seed(seed_hex)
         now = datetime.now(UTC)
-        opened = open_game(codec, game_id, config, seed, now.isoformat(timespec="seconds"))
+        created_at = now.isoformat(timespec="seconds")
+        if clock is not None:
+            check_clock(clock)
+        now_ms = int(now.timestamp() * 1000)
+        opened = open_game(codec, game_id, config, seed, created_at, creator, clock, now_ms)
+        if opened.deadlines and self.deadlines is not None:
+            await self.deadlines.add(game_id, opened.deadlines)  # before the game exists
         version = len(opened.events)
-        views = encode_views(codec, game_id, version, opened.state, opened.meta.seats)
+        phase = "started" if creator is None else "open"
+        deadlines = {seat: at for seat, _, at in opened.deadlines}
+        views = encode_views(
+            codec, game_id, version, opened.state, opened.meta.seats, phase, deadlines
+        )
         await self.store.create(game_id, opened.meta, seed, opened.events, opened.finished, views)
         if not opened.finished:
             await self.lobby.open(game_id, game, int(now.timestamp() * 1000))
@@ -138,6 +163,8 @@ class CommandSide:
         taken_seat, taken, seats = await self.seats.take(game_id, seat, token_hash(token), name)
         if taken == seats:
             await self.lobby.close(game_id, meta.game)
+            if self.on_seats_full is not None:
+                await self.on_seats_full(game_id)
         return SeatJoined(game_id=game_id, seat=taken_seat, token=token)
 
     @redis_guarded

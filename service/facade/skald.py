@@ -24,15 +24,20 @@ from service.facade.checks import (
 from service.facade.command_side import CommandSide
 from service.facade.history_side import HistoryService
 from service.facade.metas import GameMetas
+from service.facade.player_side import PlayerSide, is_player_token
 from service.facade.read_side import ReadSide
 from service.shared.errors import (
+    Forbidden,
     Unauthorized,
 )
 from service.shared.settings import Settings
 
 
 class Skald:
-    """The service's operations: `commands`, `reads`, `history`, and who a token is."""
+    """The service's operations: `commands`, `reads`, `history`, `players`, and who a token
+    is."""
+
+    players: PlayerSide  # set by `service.bootstrap` once the command and read sides exist
 
     def __init__(
         self,
@@ -78,8 +83,15 @@ class Skald:
 
     @redis_guarded
     async def authenticate(self, game_id: str, token: str) -> int:
-        """The seat a token belongs to in this game; Unauthorized otherwise."""
+        """The seat a token (a seat's, or a player's holding a seat here) belongs to in this
+        game; Unauthorized otherwise."""
         await self.metas.get(game_id)
+        if is_player_token(token):
+            player_id = await self.players.player_of(token)
+            seat = await self.players.seat_of(player_id, game_id)
+            if seat is None:
+                raise Forbidden("player.no_seat", "you hold no seat in this game")
+            return seat
         if not 0 < len(token) <= MAX_TOKEN_LENGTH:
             raise Unauthorized("token.invalid", "this token is not valid for this game")
         digest = token_hash(token)

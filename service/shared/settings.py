@@ -48,6 +48,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     sse_per_game: int = 64
     max_events_page: int = 1000
     max_lobby_page: int = 200
+    # Players (service/facade/player_side.py): games a player may hold a seat in at once that
+    # are not over, and games a player may create per hour (0: no limit).
+    max_active_games_per_player: int = 50
+    max_games_created_per_hour: int = 20
     # Arrays and objects nested in a request body (JSON or MessagePack); the deepest command or
     # config of the built-in games nests 4.
     max_body_depth: int = 32

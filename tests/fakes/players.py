@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from contracts.base import Event, GameConfig
+from contracts.stream import META_EVENT_TYPES
 from domain.bots import RandomBot, SeatPicker
 from domain.chance import Chance, draw_below
 from domain.engine import Game, decide, fold
@@ -84,8 +85,8 @@ async def play_through_service(
 
 
 def stream_events(events: list[Any]) -> list[Any]:
-    """The game's own events of a stream (without the service's GameCreated/SeedRevealed)."""
-    return [e for e in events if type(e).__name__ not in {"GameCreated", "SeedRevealed"}]
+    """The game's own events of a stream (without the service's own: contracts.stream)."""
+    return [e for e in events if type(e).__name__ not in META_EVENT_TYPES]
 
 
 def builtins(events: list[Any]) -> list[Any]:

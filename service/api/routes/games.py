@@ -11,10 +11,12 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath, JSONBody, QueryParameter
 
 from contracts.api import CreateGameRequest, GameCreated, JoinRequest, Lobby, SeatJoined
+from service.facade.player_side import is_player_token
 from service.facade.skald import Skald
 from service.shared.errors import InvalidInput
 from service.shared.logging import log_fields
 
+from ..auth import bearer_token
 from ..docs import problems
 from ..limits import bounded_page
 from ..negotiation import reply
@@ -32,15 +34,24 @@ NO_STORE = {"cache-control": "no-store"}
     "own fields). The game opens in the lobby until every seat is taken.",
     tags=TAGS,
     status_code=201,
-    responses=problems(400, 403, 413, 415, 422, 503),
+    responses=problems(400, 401, 403, 413, 415, 422, 429, 503),
 )
 async def create_game(
     request: Request[Any, Any, Any],
     skald: NamedDependency[Skald],
     data: JSONBody[CreateGameRequest],
 ) -> Response[GameCreated]:
-    """Create a game."""
-    created = await skald.commands.create_game(data.game, data.config, data.seed_hex)
+    """Create a game (a player's, waiting for its players, with a player's token)."""
+    token = bearer_token(request)
+    if token is not None and is_player_token(token):
+        player_id = await skald.players.player_of(token)
+        created = await skald.players.create_game(
+            player_id, data.game, data.config, data.seed_hex, data.clock
+        )
+    else:
+        created = await skald.commands.create_game(
+            data.game, data.config, data.seed_hex, clock=data.clock
+        )
     log_fields(request.scope)["game_id"] = created.game_id
     return reply(request, created, 201)
 
@@ -53,7 +64,7 @@ async def create_game(
     "the seat's token: the only time it is shown. Send it as `Authorization: Bearer <token>`.",
     tags=TAGS,
     status_code=201,
-    responses=problems(400, 404, 409, 413, 415, 422, 503),
+    responses=problems(400, 401, 404, 409, 413, 415, 422, 429, 503),
 )
 async def join_game(
     request: Request[Any, Any, Any],
@@ -61,8 +72,13 @@ async def join_game(
     game_id: FromPath[str],
     data: JSONBody[JoinRequest],
 ) -> Response[SeatJoined]:
-    """Take a seat and receive its token."""
-    joined = await skald.commands.join(game_id, data.seat, data.name)
+    """Take a seat and receive its token (none for a player: their token opens it)."""
+    token = bearer_token(request)
+    if token is not None and is_player_token(token):
+        player_id = await skald.players.player_of(token)
+        joined = await skald.players.join(player_id, game_id, data.seat)
+    else:
+        joined = await skald.commands.join(game_id, data.seat, data.name)
     log_fields(request.scope)["seat"] = joined.seat
     return reply(request, joined, 201, NO_STORE)
 

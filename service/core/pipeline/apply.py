@@ -6,13 +6,15 @@ plan in one atomic step and only then trusts the advanced session.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 import structlog
 
-from contracts.stream import SeedRevealed
+from contracts.stream import SeatResigned, SeedRevealed, TurnClocks
 from domain import engine
 from domain.errors import IllegalCommand
 from service.adapters.store.records import (
@@ -22,8 +24,25 @@ from service.adapters.store.records import (
     NewEvent,
     ReceivedCommand,
 )
-from service.core.pipeline.chain import link
+from service.core.pipeline.lifecycle import (
+    SYSTEM_SEAT,
+    Resign,
+    SystemRefused,
+    TimeOut,
+    decide_system,
+    decode_system,
+)
 from service.core.pipeline.session import GameSession
+from service.core.pipeline.standins import (
+    Deadline,
+    append,
+    append_service,
+    bot_moves,
+    check_current,
+    evolve_all,
+    time_out,
+    update_clocks,
+)
 
 log = structlog.get_logger("skald.pipeline")
 
@@ -39,6 +58,10 @@ class BatchPlan:
     finished: bool = False
     # False when the rules crashed half-way through applying events: reload before reuse.
     state_trusted: bool = True
+    now_ms: int = 0  # the time the batch's turn clocks start from
+    deadlines: list[Deadline] = field(default_factory=list)  # set by this batch: to index
+    # (seat, since) of deadlines this batch ended: to unindex once it is committed
+    dropped: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def version(self) -> int:
@@ -65,9 +88,14 @@ def _details(raw: dict[str, object]) -> dict[str, Any]:
     return converted
 
 
-def plan_batch(session: GameSession, commands: list[ReceivedCommand]) -> BatchPlan:
-    """Decide `commands` in order, advancing `session` by the events of each one accepted."""
+def plan_batch(
+    session: GameSession, commands: list[ReceivedCommand], now_ms: int | None = None
+) -> BatchPlan:
+    """Decide `commands` in order, advancing `session` by the events of each one accepted
+    (turn clocks, in games with them, start at `now_ms`: the wall clock by default)."""
     plan = BatchPlan(session.version, session.cursor)
+    plan.now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+    clocks_before = session.clocks
     for received in commands:
         record = _decide_contained(session, plan, received)
         plan.decided.append(Decided(received.command_id, record))
@@ -76,7 +104,17 @@ def plan_batch(session: GameSession, commands: list[ReceivedCommand]) -> BatchPl
             break
     plan.finished = session.finished
     session.cursor = plan.cursor
+    still = set() if session.finished else _current(session.clocks)
+    plan.dropped = sorted((_current(clocks_before) | _set(plan)) - still)
     return plan
+
+
+def _current(clocks: TurnClocks | None) -> set[tuple[int, int]]:
+    return set() if clocks is None else {(e.seat, e.since) for e in clocks.entries}
+
+
+def _set(plan: BatchPlan) -> set[tuple[int, int]]:
+    return {(seat, since) for seat, since, _ in plan.deadlines}
 
 
 def _decide_contained(
@@ -121,8 +159,17 @@ def _decide_one(session: GameSession, plan: BatchPlan, received: ReceivedCommand
         )
     if session.finished:
         return _refusal(received, "game.finished", "The game is over.")
+    if received.seat == SYSTEM_SEAT:
+        return _decide_system(session, plan, received)
     if not 0 <= received.seat < session.meta.seats:
         return _refusal(received, "seat.out_of_range", f"no seat {received.seat} in this game")
+    if session.phase == "open":
+        return _refusal(
+            received,
+            "game.not_started",
+            "the game has not started: it starts once every seat is taken, or when its "
+            "creator starts it with bots in the free seats",
+        )
     try:
         command = session.codec.decode_command(received.body)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
@@ -135,35 +182,115 @@ def _decide_one(session: GameSession, plan: BatchPlan, received: ReceivedCommand
         # A bug in the rules: refuse (recorded, auditable) rather than block the game for ever.
         log.exception("decide_failed", game_id=session.game_id, command_id=received.command_id)
         return _refusal(received, "engine.error", "the rules failed on this command")
+
+    def play() -> bool:
+        return evolve_all(session, plan.events, events, received.command_id)
+
+    return _applied(session, plan, received, play, acting=received.seat, moved_itself=True)
+
+
+def _decide_system(
+    session: GameSession, plan: BatchPlan, received: ReceivedCommand
+) -> CommandRecord:
+    """The service's own command: start, cancel, or a seat's deadline passing."""
+    try:
+        command = decode_system(received.body)
+        if isinstance(command, TimeOut):
+            check_current(session, command)
+            timeout = command
+
+            def stand_in() -> bool:
+                return time_out(session, plan.events, timeout, received.command_id)
+
+            return _applied(
+                session, plan, received, stand_in, acting=command.seat, moved_itself=False
+            )
+        if isinstance(command, Resign):
+            resigning = command
+            if session.phase != "started" or resigning.seat in session.bots:
+                raise SystemRefused("seat.cannot_resign", "only a seat played by a player resigns")
+
+            def resign() -> bool:
+                event = SeatResigned(resigning.seat)
+                append_service(session, plan.events, event, received.command_id)
+                return False
+
+            return _applied(
+                session, plan, received, resign, acting=resigning.seat, moved_itself=False
+            )
+        events, ends = decide_system(session.phase, session.meta.seats, command)
+    except SystemRefused as exc:
+        return _refusal(received, exc.code, exc.message)
+    if ends:
+        first = session.version + 1
+        for event in events:
+            append_service(session, plan.events, event, received.command_id)
+        seed = SeedRevealed(session.seed.hex())
+        append(session, plan.events, session.codec.encode_event(seed), None)
+        session.finished = True
+        return CommandRecord(
+            "applied", received.seat, received.inbox_id, first, session.version - 1
+        )
+
+    def begin() -> bool:
+        for event in events:
+            append_service(session, plan.events, event, received.command_id)
+        return False
+
+    return _applied(session, plan, received, begin, acting=None, moved_itself=False)
+
+
+def _applied(
+    session: GameSession,
+    plan: BatchPlan,
+    received: ReceivedCommand,
+    play: Callable[[], bool],
+    *,
+    acting: int | None,
+    moved_itself: bool,
+) -> CommandRecord:
+    """Play a command's events (`play`: whether they end the game), then the bots' moves that
+    follow and the turn clocks, revealing the seed when the game ends; the command's record."""
     first = session.version + 1
     hash_before, events_before = session.head_hash, len(plan.events)
+    deadlines_before = len(plan.deadlines)
     try:
-        for event in events:
-            session.state = game.evolve(session.state, event)
-            _append(session, plan, session.codec.encode_event(event), received.command_id)
-        over = bool(events) and game.outcome(session.state) is not None
+        over = play()
+        if not over:
+            over = bot_moves(session, plan.events)
         if over:
             seed = SeedRevealed(session.seed.hex())
-            _append(session, plan, session.codec.encode_event(seed), None)
+            append(session, plan.events, session.codec.encode_event(seed), None)
+        else:
+            update_clocks(
+                session,
+                plan.events,
+                plan.deadlines,
+                acting,
+                moved_itself=moved_itself,
+                command_id=received.command_id,
+                now_ms=plan.now_ms,
+            )
     except Exception:
         # Evolving, encoding an event (an int MessagePack cannot hold) or scoring failed.
         log.exception("evolve_failed", game_id=session.game_id, command_id=received.command_id)
         # Roll the plan back to before this command; the half-evolved state is discarded.
         del plan.events[events_before:]
+        del plan.deadlines[deadlines_before:]
         plan.state_trusted = False
         session.version, session.head_hash = first - 1, hash_before
         return _refusal(received, "engine.error", "the rules failed on this command")
     if over:
         session.finished = True
-        return CommandRecord(
-            "applied", received.seat, received.inbox_id, first, session.version - 1
-        )
-    if not events:
+    # The command's own span: bots' moves after it carry their own ids (audit tells them apart).
+    own = [
+        i
+        for i in range(events_before, len(plan.events))
+        if plan.events[i].command_id == received.command_id
+    ]
+    if not own:
         return CommandRecord("applied", received.seat, received.inbox_id)
-    return CommandRecord("applied", received.seat, received.inbox_id, first, session.version)
-
-
-def _append(session: GameSession, plan: BatchPlan, data: bytes, command_id: str | None) -> None:
-    session.head_hash = link(session.head_hash, data)
-    session.version += 1
-    plan.events.append(NewEvent(data, session.head_hash, command_id))
+    first_own = plan.expected_version + own[0] + 1
+    return CommandRecord(
+        "applied", received.seat, received.inbox_id, first_own, plan.expected_version + own[-1] + 1
+    )

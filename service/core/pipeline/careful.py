@@ -9,6 +9,7 @@ import structlog
 from redis.exceptions import RedisError
 
 from service.adapters.notifications import Publisher
+from service.adapters.store.deadlines import Deadlines
 from service.adapters.store.ports import (
     AlreadyDecided,
     DrainStore,
@@ -19,7 +20,7 @@ from service.adapters.store.ports import (
 from service.adapters.store.records import Batch, CommandRecord, Decided, ReceivedCommand, Turn
 from service.adapters.store.side import Lobby
 from service.core.pipeline.session import GameSession, SessionCache, load_session
-from service.core.pipeline.turn_plan import DrainReport, plan_turn
+from service.core.pipeline.turn_plan import DrainReport, drop_deadlines, plan_turn
 
 log = structlog.get_logger("skald.worker")
 
@@ -34,7 +35,9 @@ class OneAtATime:
         publisher: Publisher | None,
         cache: SessionCache,
         lease_ttl_ms: int,
+        deadlines: Deadlines | None = None,
     ) -> None:
+        self.deadlines = deadlines
         self.store = store
         self.lobby = lobby
         self.publisher = publisher
@@ -53,7 +56,13 @@ class OneAtATime:
                 if session is not None:
                     try:
                         entry = await plan_turn(
-                            self.store, self.lease_ttl_ms, game_id, session, turn, [received]
+                            self.store,
+                            self.lease_ttl_ms,
+                            game_id,
+                            session,
+                            turn,
+                            [received],
+                            self.deadlines,
                         )
                         await self.store.commit(game_id, entry.batch)
                     except (LeaseLost, VersionConflict, AlreadyDecided, GameMissing):
@@ -62,6 +71,7 @@ class OneAtATime:
                         log.exception("drain_command_failed", game_id=game_id)
                     else:
                         decided += 1
+                        await drop_deadlines(self.deadlines, game_id, entry.plan)
                         if entry.plan.finished and not entry.was_finished and self.lobby:
                             await self.lobby.close(game_id, session.meta.game)
                         if not entry.plan.state_trusted:

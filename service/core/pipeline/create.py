@@ -7,13 +7,14 @@ from typing import Any
 
 import msgspec
 
-from contracts.stream import GameCreated, SeedRevealed
+from contracts.stream import Clock, ClockSet, GameCreated, GameOpened, SeedRevealed
 from domain.chance import Chance, commitment
 from domain.engine import fold
 from domain.errors import IllegalCommand
 from service.adapters.store.records import GameMeta, NewEvent
 from service.core.codec import GameCodec
 from service.core.pipeline.chain import genesis, link
+from service.core.pipeline.clocks import first_clocks, new_deadlines, next_clocks
 from service.shared.errors import InvalidInput
 
 
@@ -26,12 +27,21 @@ class OpenedGame:
     state: Any
     finished: bool
     seed_sha256: str
+    deadlines: list[tuple[int, int, int]]  # (seat, since, ms): the first turn's, if timed
 
 
 def open_game(
-    codec: GameCodec, game_id: str, config: dict[str, Any], seed: bytes, created_at: str
+    codec: GameCodec,
+    game_id: str,
+    config: dict[str, Any],
+    seed: bytes,
+    created_at: str,
+    creator: str | None = None,
+    clock: Clock | None = None,
+    now_ms: int = 0,
 ) -> OpenedGame:
-    """Decode the config, run the game's setup, and chain the opening events."""
+    """Decode the config, run the game's setup, and chain the opening events (a game a player
+    creates opens with GameOpened: it waits for its players before any command applies)."""
     game = codec.game
     parsed = codec.parse_config(config)
     try:
@@ -48,10 +58,27 @@ def open_game(
         seed_sha256=commitment(seed),
         created_at=created_at,
     )
-    stream: list[Any] = [created, *setup_events]
+    opened: list[Any] = [] if creator is None else [GameOpened(creator)]
+    timed: list[Any] = [] if clock is None else [ClockSet(clock)]
+    stream: list[Any] = [created, *opened, *timed, *setup_events]
     finished = game.outcome(state) is not None
+    deadlines: list[tuple[int, int, int]] = []
     if finished:
         stream.append(SeedRevealed(seed.hex()))
+    elif clock is not None and creator is None:  # a guest game: its first turn is timed now
+        since = len(stream) + 1
+        clocks = next_clocks(
+            clock,
+            first_clocks(clock, parsed.players),
+            sorted(set(game.to_act(state))),
+            None,
+            moved_itself=False,
+            since=since,
+            now_ms=now_ms,
+        )
+        if clocks is not None:
+            stream.append(clocks)
+            deadlines = [(seat, since, at) for seat, at in new_deadlines(clocks, since)]
     chain = genesis(game_id)
     events = []
     for event in stream:
@@ -59,4 +86,4 @@ def open_game(
         chain = link(chain, data)
         events.append(NewEvent(data, chain))
     meta = GameMeta(game.name, game.rules_version, parsed.players, created_at)
-    return OpenedGame(meta, events, state, finished, created.seed_sha256)
+    return OpenedGame(meta, events, state, finished, created.seed_sha256, deadlines)

@@ -20,6 +20,7 @@ import structlog
 from redis.exceptions import RedisError
 
 from service.adapters.notifications import Publisher
+from service.adapters.store.deadlines import Deadlines
 from service.adapters.store.ports import (
     CommitFailed,
     DrainStore,
@@ -32,7 +33,13 @@ from service.adapters.store.records import (
 from service.adapters.store.side import Lobby, Views
 from service.core.pipeline.careful import OneAtATime
 from service.core.pipeline.session import GameSession, SessionCache, load_session
-from service.core.pipeline.turn_plan import DrainReport, Planned, plan_turn, views_of
+from service.core.pipeline.turn_plan import (
+    DrainReport,
+    Planned,
+    drop_deadlines,
+    plan_turn,
+    views_of,
+)
 
 log = structlog.get_logger("skald.worker")
 
@@ -68,7 +75,9 @@ class Drainer:
         cache: SessionCache,
         batch_size: int,
         lease_ttl_ms: int,
+        deadlines: Deadlines | None = None,
     ) -> None:
+        self.deadlines = deadlines  # where new turn deadlines are indexed
         self.store = store
         self.views = views
         self.lobby = lobby
@@ -76,7 +85,7 @@ class Drainer:
         self.cache = cache
         self.batch_size = batch_size
         self.lease_ttl_ms = lease_ttl_ms
-        self.careful = OneAtATime(store, lobby, publisher, cache, lease_ttl_ms)
+        self.careful = OneAtATime(store, lobby, publisher, cache, lease_ttl_ms, deadlines)
 
     async def drain_round(self, game_ids: list[str], then_take: NextTake | None = None) -> Round:
         """Apply up to one batch of each game's waiting commands; a report per game, in order.
@@ -116,7 +125,9 @@ class Drainer:
                 reports[game_id] = DrainReport(game_id, "busy")
                 continue
             try:
-                entry = await plan_turn(self.store, self.lease_ttl_ms, game_id, session, turn)
+                entry = await plan_turn(
+                    self.store, self.lease_ttl_ms, game_id, session, turn, None, self.deadlines
+                )
             except Exception:
                 log.exception("drain_plan_failed", game_id=game_id)
                 careful[game_id] = turn
@@ -196,6 +207,7 @@ class Drainer:
             self.cache.put(session)
         else:
             await self._rebuild_views(game_id)
+        await drop_deadlines(self.deadlines, game_id, plan)
         if plan.finished and not entry.was_finished and self.lobby is not None:
             await self.lobby.close(game_id, session.meta.game)
         log.info(

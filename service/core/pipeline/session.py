@@ -11,11 +11,25 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
+from contracts.stream import (
+    Clock,
+    ClockSet,
+    GameCancelled,
+    GameOpened,
+    SeatAbandoned,
+    SeatResigned,
+    TableStarted,
+    TurnClocks,
+    TurnTimedOut,
+)
 from domain.chance import Chance
 from domain.engine import Game
 from service.adapters.store.ports import EventLog, GameMissing
 from service.adapters.store.records import GameMeta, Head, StoredEvent
 from service.core.codec import GameCodec, codec_for, is_meta_event
+from service.core.pipeline.clocks import first_clocks
 
 
 @dataclass
@@ -32,6 +46,12 @@ class GameSession:
     head_hash: bytes
     cursor: str
     finished: bool
+    # The life cycle (docs/architecture.md): "started" for games without GameOpened (guest
+    # games start at creation), else "open" until TableStarted, or "cancelled".
+    phase: str = "started"
+    bots: frozenset[int] = frozenset()
+    clock: Clock | None = None  # the turn timer, for games created with one
+    clocks: TurnClocks | None = None  # the deadlines now, each seat's bank and missed turns
 
     @classmethod
     def start(
@@ -70,8 +90,36 @@ class GameSession:
             event = self.codec.decode_event(stored.data)
             if not is_meta_event(event):
                 self.state = evolve(self.state, event)
+            else:
+                self.follow_lifecycle(event)
             self.version = stored.version
             self.head_hash = stored.hash
+
+    def deadlines(self) -> dict[int, int]:
+        """When each waited-for seat's clock runs out (ms), in a timed game."""
+        if self.clocks is None or self.finished:
+            return {}
+        return {entry.seat: entry.deadline_ms for entry in self.clocks.entries}
+
+    def follow_lifecycle(self, event: object) -> None:
+        """Take the phase, the bots' seats or the clocks a service event sets."""
+        if isinstance(event, ClockSet):
+            self.clock = event.clock
+            self.clocks = first_clocks(event.clock, self.meta.seats)
+        elif isinstance(event, TurnClocks):
+            self.clocks = event
+        elif isinstance(event, TurnTimedOut) and self.clocks is not None:
+            missed = list(self.clocks.missed)
+            missed[event.seat] = event.missed
+            self.clocks = msgspec.structs.replace(self.clocks, missed=missed)
+        elif isinstance(event, SeatAbandoned | SeatResigned):
+            self.bots = self.bots | {event.seat}
+        elif isinstance(event, GameOpened):
+            self.phase = "open"
+        elif isinstance(event, TableStarted):
+            self.phase, self.bots = "started", frozenset(event.bots)
+        elif isinstance(event, GameCancelled):
+            self.phase = "cancelled"
 
 
 async def load_session(

@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
+from service.adapters.store.deadlines import Deadlines
 from service.adapters.store.ports import EventLog
 from service.adapters.store.records import Batch, ReceivedCommand, Turn
 from service.core.codec import codec_for
@@ -58,6 +59,7 @@ async def plan_turn(
     cached: GameSession | None,
     turn: Turn,
     commands: list[ReceivedCommand] | None = None,
+    deadlines: Deadlines | None = None,
 ) -> Planned:
     """Bring the game's session to the turn's head, decide its commands (or `commands`
     alone, from a session already at the stored head), project them."""
@@ -68,6 +70,8 @@ async def plan_turn(
         session = await load_session(store, game_id, head=turn.head)
     was_finished = session.finished
     plan = plan_batch(session, turn.commands if commands is None else commands)
+    if plan.deadlines and deadlines is not None:
+        await deadlines.add(game_id, plan.deadlines)  # before the commit: never lost
     # Projections ride in the same atomic step, unless the rules crashed half-way and
     # the session's state can no longer be trusted (then they are rebuilt afterwards).
     project = bool(plan.events) and session.rules_supported and plan.state_trusted
@@ -89,8 +93,20 @@ async def plan_turn(
 def views_of(session: GameSession) -> dict[str, bytes]:
     """Every viewer's pre-encoded view of the session's state."""
     return encode_views(
-        session.codec, session.game_id, session.version, session.state, session.meta.seats
+        session.codec,
+        session.game_id,
+        session.version,
+        session.state,
+        session.meta.seats,
+        session.phase,
+        session.deadlines(),
     )
+
+
+async def drop_deadlines(deadlines: Deadlines | None, game_id: str, plan: BatchPlan) -> None:
+    """Unindex the deadlines a committed batch ended: spare them a stale timeout."""
+    if plan.dropped and deadlines is not None:
+        await deadlines.drop(game_id, plan.dropped)
 
 
 def session_at_turn(game_id: str, cached: GameSession | None, turn: Turn) -> GameSession | None:

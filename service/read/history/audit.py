@@ -10,7 +10,7 @@ What a seat or spectator is shown of a game in progress follows service.read.his
 from __future__ import annotations
 
 from contracts.history import AuditReport, AuditSubject, ChainCheck, CommandAsReceived
-from contracts.stream import SeedRevealed
+from contracts.stream import BOT_ID_PREFIX, SeedRevealed
 from service.core.pipeline.chain import first_broken_link
 from service.read.history.disclosure import Audience, Disclosure, plain
 from service.read.history.fairness import fairness_report
@@ -34,6 +34,8 @@ def audit_version(history: GameHistory, version: int, audience: Audience) -> Aud
         return audit_step(history, step, audience, version)
     event = history.event(version)
     command_id = history.stored[version - 1].command_id
+    if command_id is not None and command_id.startswith(BOT_ID_PREFIX):
+        return _audit_event(history, version, "bot", audience)  # a bot's move: no inbox entry
     if command_id is not None and not isinstance(event, SeedRevealed):
         raise CorruptHistory(
             history.game_id, version, f"its command {command_id!r} is not in the game's inbox"

@@ -16,10 +16,12 @@ from typing import Any
 
 from contracts.base import Event
 from contracts.history import DrawMismatch, FairnessReport
-from contracts.stream import SeedRevealed
+from contracts.stream import BOT_ID_PREFIX, SeedRevealed
 from domain.chance import Chance, commitment
 from domain.engine import decide, fold
 from domain.errors import IllegalCommand
+from service.core.pipeline.lifecycle import SYSTEM_SEAT
+from service.core.pipeline.standins import bot_command
 from service.read.history.disclosure import plain
 from service.read.history.record import GameHistory, Step
 from service.shared.errors import InvalidInput
@@ -92,7 +94,9 @@ def first_mismatch(
     for step in history.steps:
         if step.first_version is None or step.last_version is None:
             continue
-        stray = _uncaused(history, next_version, step.first_version - 1)
+        if step.seat == SYSTEM_SEAT:
+            continue  # the service's own command: service events only, the bots' come after
+        stray, state = _bot_moves(history, state, next_version, step.first_version - 1, seed, tally)
         if stray is not None:
             return stray
         recorded = history.game_events(step.first_version, step.last_version)
@@ -102,7 +106,31 @@ def first_mismatch(
         tally.commands += 1
         state = fold(game, (event for _, event in recorded), state)
         next_version = step.last_version + 1
-    return _uncaused(history, next_version, history.last_version)
+    stray, _ = _bot_moves(history, state, next_version, history.last_version, seed, tally)
+    return stray
+
+
+def _bot_moves(
+    history: GameHistory, state: Any, first: int, last: int, seed: bytes, tally: DrawTally
+) -> tuple[DrawMismatch | None, Any]:
+    """Re-derive the bots' moves among the game events from `first` to `last` (any other
+    event there is uncaused); the first difference, and the state after them."""
+    game, chance = history.game, Chance(seed)
+    groups: dict[str, list[tuple[int, Any]]] = {}
+    for version, event in history.game_events(first, last):
+        command_id = history.stored[version - 1].command_id or ""
+        if not command_id.startswith(BOT_ID_PREFIX):
+            return _uncaused(history, version, version), state
+        groups.setdefault(command_id, []).append((version, event))
+    for command_id, recorded in groups.items():
+        seat, at = (int(part) for part in command_id[len(BOT_ID_PREFIX) :].split(":"))
+        command = bot_command(game, state, seat, seed, at)
+        expected = [] if command is None else decide(game, state, command, seat, chance)
+        mismatch = _compare(expected, recorded, recorded[0][0], tally)
+        if mismatch is not None:
+            return mismatch, state
+        state = fold(game, (event for _, event in recorded), state)
+    return None, state
 
 
 def _rederive(

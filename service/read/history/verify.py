@@ -27,6 +27,7 @@ import msgspec
 import redis.exceptions
 
 from contracts.history import Check, GameVerification
+from contracts.stream import BOT_ID_PREFIX
 from service.adapters.store.ports import GameMissing, HistoryStore
 from service.core.codec import is_meta_event
 from service.core.pipeline.chain import first_broken_link
@@ -126,7 +127,10 @@ async def check_outcomes(store: HistoryStore, history: GameHistory) -> Check:
     """Each decided command's outcome record against the events it produced (or not)."""
     known = {step.command_id for step in history.steps}
     for stored_event in history.stored:
-        if stored_event.command_id is not None and stored_event.command_id not in known:
+        command_id = stored_event.command_id
+        if command_id is None or command_id.startswith(BOT_ID_PREFIX):
+            continue  # a bot's move is no received command
+        if command_id not in known:
             return _failed(
                 "outcomes",
                 f"the event names command {stored_event.command_id!r}, never received",

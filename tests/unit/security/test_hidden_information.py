@@ -7,6 +7,9 @@ the replay and audit of each move, the fairness report, its commands' outcomes a
 server-sent view. The oracle is the game's own `scramble_hidden(state, seat, chance)`, which
 changes only what the seat may not see: the views served must equal the views of the scrambled
 state. And the secret seed (in hex) must appear in nothing served before the game ends.
+
+The games are players' games with a turn timer: their life-cycle and clock events, the
+players' games listings and profiles are served too, and checked alike.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from domain.games import game_names, get_game
 from service.adapters.notifications import Update
 from service.adapters.store.side import view_field
 from service.api.routes.stream import view_messages
-from service.core.codec import codec_for
+from service.core.codec import codec_for, is_meta_event
 from tests.fakes.players import ClientBot, stream_events
 from tests.unit.api.conftest import Api, bearer
 
@@ -162,14 +165,18 @@ async def check_audience(
     expected_events = []
     for event in stored:
         decoded = codec.decode_event(event.data)
-        if type(decoded).__name__ != "GameCreated":
+        if not is_meta_event(decoded):  # the service's own events are public facts
             decoded = game.visible_event(decoded, seat)
         if decoded is not None:
             expected_events.append(plain(decoded))
     assert [record["event"] for record in page["events"]] == expected_events
     assert all(record.get("hash", "") == "" for record in page["events"])
     # Everything else it may ask for, scanned for the seed below
-    await served.get(api, f"{base}/turn", token)
+    turn = await served.get(api, f"{base}/turn", token)
+    assert turn["phase"] == "started" and set(turn["deadlines"]) == {str(s) for s in turn["to_act"]}
+    if token is not None:
+        mine = await served.get(api, "/players/me/games", token)
+        assert [game["seat"] for game in mine["games"]] == [seat]
     await served.get(api, f"{base}/fairness", token)
     for at in range(max(1, version - REPLAYED_VERSIONS), version + 1):
         await served.get(api, f"{base}/replay", token, at=at)
@@ -189,15 +196,27 @@ async def test_nothing_served_during_play_reveals_hidden_information(
     # Given a game of this config with every seat taken, played by seeded random players
     game = get_game(name)
     rng = random.Random(f"{name}-{config}-{seed}")
+    tokens = []
+    for seat in range(config.players):
+        player = await api.client.post("/players", json={"name": f"player {seat}"})
+        tokens.append(player.json()["token"])
     created = await api.client.post(
-        "/games", json={"game": name, "config": msgspec.to_builtins(config)}
+        "/games",
+        json={
+            "game": name,
+            "config": msgspec.to_builtins(config),
+            "clock": {"per_move_s": 86400},
+        },
+        headers=bearer(tokens[0]),
     )
     assert created.status_code == 201, created.text
     game_id = created.json()["game_id"]
-    tokens = []
-    for _ in range(config.players):
-        joined = await api.client.post(f"/games/{game_id}/seats", json={})
-        tokens.append(joined.json()["token"])
+    for seat in range(config.players):
+        joined = await api.client.post(
+            f"/games/{game_id}/seats", json={"seat": seat}, headers=bearer(tokens[seat])
+        )
+        assert joined.status_code == 201, joined.text
+    await api.drain()  # the start, queued when the last seat was taken
     secret = await api.skald.store.seed(game_id)
     assert secret is not None
     assert hashlib.sha256(secret).hexdigest() == created.json()["seed_sha256"]

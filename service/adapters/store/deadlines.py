@@ -1,0 +1,80 @@
+"""The deadlines index: every turn deadline not yet acted on, by when it passes.
+
+<prefix>deadlines   sorted set: `<game id>|<seat>|<since>` scored by the deadline (ms)
+
+The drain adds a batch's new deadlines before it commits the batch (a deadline is never
+lost: a batch that then fails to commit leaves a deadline whose timeout is refused as stale);
+the deadline sweeper turns due ones into timeout commands on the game's inbox and only then
+removes them (a crash in between submits the same command id again: a duplicate, not a
+second timeout).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from redis.asyncio import Redis
+
+
+@dataclass(frozen=True)
+class DueDeadline:
+    """One deadline: the seat of a game, the version that set it, when it passes (ms)."""
+
+    game_id: str
+    seat: int
+    since: int
+    at_ms: int
+
+    @property
+    def member(self) -> str:
+        """Its member in the sorted set."""
+        return f"{self.game_id}|{self.seat}|{self.since}"
+
+
+def deadlines_key(prefix: str) -> str:
+    """The sorted set of pending deadlines."""
+    return f"{prefix}deadlines"
+
+
+class Deadlines:
+    """The deadlines sorted set."""
+
+    def __init__(self, redis: Redis, prefix: str) -> None:
+        self.redis = redis
+        self.key = deadlines_key(prefix)
+
+    async def add(self, game_id: str, deadlines: list[tuple[int, int, int]]) -> None:
+        """Index (seat, since, deadline ms) deadlines of a game."""
+        if deadlines:
+            members = {f"{game_id}|{seat}|{since}": at for seat, since, at in deadlines}
+            await self.redis.zadd(self.key, members)
+
+    async def drop(self, game_id: str, ended: list[tuple[int, int]]) -> None:
+        """Unindex (seat, since) deadlines the game no longer waits on."""
+        await self.redis.zrem(self.key, *(f"{game_id}|{seat}|{since}" for seat, since in ended))
+
+    async def due(self, now_ms: int, limit: int) -> list[DueDeadline]:
+        """Deadlines passed at `now_ms`, oldest first."""
+        rows: Any = await self.redis.zrangebyscore(
+            self.key, "-inf", now_ms, start=0, num=limit, withscores=True
+        )
+        found = []
+        for member, score in rows:
+            game_id, seat, since = member.decode().rsplit("|", 2)
+            found.append(DueDeadline(game_id, int(seat), int(since), int(score)))
+        return found
+
+    async def remove(self, deadline: DueDeadline) -> None:
+        """Forget a deadline acted on."""
+        await self.redis.zrem(self.key, deadline.member)
+
+    async def pending(self) -> int:
+        """How many deadlines wait."""
+        count: Any = await self.redis.zcard(self.key)
+        return int(count)
+
+    async def now_ms(self) -> int:
+        """The Redis clock, in ms (every process's deadlines on one clock)."""
+        seconds, micros = await self.redis.time()
+        return int(seconds) * 1000 + int(micros) // 1000

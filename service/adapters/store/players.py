@@ -1,0 +1,134 @@
+"""Players on Redis: display names, token hashes, and the games each player holds a seat in.
+
+<prefix>player:<id>           hash: name, token (SHA-256 of the current token), created (ms)
+<prefix>player-token:<sha256> string: the player id a token hash belongs to
+<prefix>player:<id>:games     sorted set: game ids by when the player joined (µs)
+<prefix>player:<id>:created   sorted set: games the player created, by when (the hourly limit)
+<prefix>game:{<id>}:creator   string: the id of the player who created the game
+
+A seat a player holds is stored in the game's seats hash as `p:<player id>` in place of a
+token hash, in the same atomic step as the seat is taken: the player's token (whatever it is
+now) opens every seat they hold, and rotating it changes nothing in any game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from redis.asyncio import Redis
+
+from service.adapters.store.keys import GameKeys
+
+HOUR_MS = 3_600_000
+PLAYER_SEAT_PREFIX = b"p:"
+BOT_SEAT = b"bot"  # the seats hash value of a seat a bot holds (no token hashes to it)
+
+
+def player_seat_value(player_id: str) -> bytes:
+    """The seats-hash value of a seat the player holds."""
+    return PLAYER_SEAT_PREFIX + player_id.encode()
+
+
+class Players:
+    """Player records, their token index and their games."""
+
+    def __init__(self, redis: Redis, prefix: str) -> None:
+        self.redis = redis
+        self.prefix = prefix
+
+    def _key(self, player_id: str) -> str:
+        return f"{self.prefix}player:{player_id}"
+
+    def _token_key(self, digest: bytes) -> str:
+        return f"{self.prefix}player-token:{digest.hex()}"
+
+    async def create(self, player_id: str, name: str, digest: bytes, now_ms: int) -> None:
+        """Store a new player with its token hash."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(
+                self._key(player_id),
+                mapping={"name": name, "token": digest.hex(), "created": now_ms},
+            )
+            pipe.set(self._token_key(digest), player_id)
+            await pipe.execute()
+
+    async def profile(self, player_id: str) -> dict[str, str] | None:
+        """The player's stored fields, None for no such player."""
+        stored: Any = await self.redis.hgetall(self._key(player_id))
+        if not stored:
+            return None
+        return {key.decode(): value.decode() for key, value in stored.items()}
+
+    async def by_token(self, digest: bytes) -> str | None:
+        """The player a token hash belongs to, None if no current token hashes to it."""
+        found: Any = await self.redis.get(self._token_key(digest))
+        return None if found is None else found.decode()
+
+    async def replace_token(self, player_id: str, old: bytes, new: bytes | None) -> None:
+        """Retire the token hashing to `old`; `new` (if any) opens the player's seats now."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(self._token_key(old))
+            if new is not None:
+                pipe.set(self._token_key(new), player_id)
+            pipe.hset(self._key(player_id), "token", "" if new is None else new.hex())
+            await pipe.execute()
+
+    async def add_game(self, player_id: str, game_id: str, now_ms: int) -> None:
+        """List a game among the player's games."""
+        await self.redis.zadd(f"{self._key(player_id)}:games", {game_id: now_ms}, nx=True)
+
+    async def games(self, player_id: str, before: float, limit: int) -> list[tuple[str, int]]:
+        """(game id, joined µs) of the player's games joined before `before`, newest first."""
+        rows: Any = await self.redis.zrevrangebyscore(
+            f"{self._key(player_id)}:games",
+            f"({before}",
+            "-inf",
+            start=0,
+            num=limit,
+            withscores=True,
+        )
+        return [(game_id.decode(), int(score)) for game_id, score in rows]
+
+    async def all_games(self, player_id: str) -> list[str]:
+        """Every game the player holds a seat in."""
+        ids: Any = await self.redis.zrange(f"{self._key(player_id)}:games", 0, -1)
+        return [game_id.decode() for game_id in ids]
+
+    async def note_created(self, player_id: str, game_id: str, now_ms: int) -> int:
+        """Record a game the player created; how many they created in the last hour."""
+        key = f"{self._key(player_id)}:created"
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.zremrangebyscore(key, "-inf", now_ms - HOUR_MS)
+            pipe.zadd(key, {game_id: now_ms})
+            pipe.pexpire(key, HOUR_MS)
+            pipe.zcard(key)
+            *_, count = await pipe.execute()
+        return int(count)
+
+    async def created_within_hour(self, player_id: str, now_ms: int) -> int:
+        """How many games the player created in the last hour."""
+        key = f"{self._key(player_id)}:created"
+        count: Any = await self.redis.zcount(key, now_ms - HOUR_MS, "+inf")
+        return int(count)
+
+    async def claim_rematch(self, game_id: str) -> str | None:
+        """Claim the right to create a game's rematch: None when claimed now, else what the
+        first claimant left (the rematch's id, or "" while it is being created)."""
+        key = GameKeys(self.prefix, game_id).base + "rematch"
+        if await self.redis.set(key, "", nx=True):
+            return None
+        found: Any = await self.redis.get(key)
+        return "" if found is None else found.decode()
+
+    async def set_rematch(self, game_id: str, rematch_id: str) -> None:
+        """Record a game's rematch."""
+        await self.redis.set(GameKeys(self.prefix, game_id).base + "rematch", rematch_id)
+
+    async def set_creator(self, game_id: str, player_id: str) -> None:
+        """Record who created a game (the one who may start or cancel it)."""
+        await self.redis.set(GameKeys(self.prefix, game_id).base + "creator", player_id)
+
+    async def creator(self, game_id: str) -> str | None:
+        """Who created a game; None for a guest's game."""
+        found: Any = await self.redis.get(GameKeys(self.prefix, game_id).base + "creator")
+        return None if found is None else found.decode()

@@ -1,0 +1,203 @@
+"""Players and the games they create: register, profile, token rotation and revocation,
+their games, and starting or cancelling a game they created.
+
+A player's token travels like a seat token (`Authorization: Bearer skp_…`) and opens every
+seat the player holds; `POST /games` and `POST /games/{id}/seats` with it act for the player.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Request, Response, delete, get, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath, JSONBody, QueryParameter
+
+from contracts.api import CommandOutcome
+from contracts.players import (
+    CreatePlayerRequest,
+    GameFilter,
+    PlayerGames,
+    PlayerProfile,
+    PlayerToken,
+    Rematch,
+)
+from service.facade.skald import Skald
+from service.shared.errors import Unauthorized
+from service.shared.logging import log_fields
+
+from ..auth import bearer_token, required_seat
+from ..docs import problems
+from ..negotiation import reply
+
+TAGS = ["players"]
+NO_STORE = {"cache-control": "no-store"}
+
+
+async def acting_player(skald: Skald, request: Request[Any, Any, Any]) -> str:
+    """The player the request's bearer token proves; Unauthorized without one."""
+    token = bearer_token(request)
+    if token is None:
+        raise Unauthorized(
+            "token.missing", "this request acts for a player: send `Authorization: Bearer <token>`"
+        )
+    player_id = await skald.players.player_of(token)
+    log_fields(request.scope)["player_id"] = player_id
+    return player_id
+
+
+@post(
+    "/players",
+    operation_id="createPlayer",
+    summary="Become a player",
+    description="A player with a display name; the reply carries the player's token, shown "
+    "once. It opens every seat the player takes.",
+    tags=TAGS,
+    status_code=201,
+    responses=problems(400, 413, 415, 422, 503),
+)
+async def create_player(
+    request: Request[Any, Any, Any],
+    skald: NamedDependency[Skald],
+    data: JSONBody[CreatePlayerRequest],
+) -> Response[PlayerToken]:
+    """Create a player."""
+    created = await skald.players.register(data.name)
+    return reply(request, created, 201, NO_STORE)
+
+
+@get(
+    "/players/{player_id:str}",
+    operation_id="getPlayer",
+    summary="A player's public profile",
+    tags=TAGS,
+    responses=problems(400, 404, 503),
+)
+async def get_player(
+    request: Request[Any, Any, Any], skald: NamedDependency[Skald], player_id: FromPath[str]
+) -> Response[PlayerProfile]:
+    """A player's display name."""
+    return reply(request, await skald.players.profile(player_id))
+
+
+@post(
+    "/players/me/token",
+    operation_id="rotatePlayerToken",
+    summary="Rotate the player's token",
+    description="A new token; the one sent stops working at once.",
+    tags=TAGS,
+    status_code=201,
+    responses=problems(401, 503),
+)
+async def rotate_token(
+    request: Request[Any, Any, Any], skald: NamedDependency[Skald]
+) -> Response[PlayerToken]:
+    """Replace the player's token."""
+    await acting_player(skald, request)
+    token = bearer_token(request) or ""
+    return reply(request, await skald.players.rotate_token(token), 201, NO_STORE)
+
+
+@delete(
+    "/players/me/token",
+    operation_id="revokePlayerToken",
+    summary="Revoke the player's token",
+    tags=TAGS,
+    status_code=204,
+    responses=problems(401, 503),
+)
+async def revoke_token(request: Request[Any, Any, Any], skald: NamedDependency[Skald]) -> None:
+    """Retire the player's token."""
+    await acting_player(skald, request)
+    await skald.players.revoke_token(bearer_token(request) or "")
+
+
+@get(
+    "/players/me/games",
+    operation_id="listPlayerGames",
+    summary="The player's games",
+    description="Newest joined first, each with its phase, whose turn it is and its deadline; "
+    "`filter` keeps active, finished or my_turn games; `cursor` comes from the previous page.",
+    tags=TAGS,
+    responses=problems(400, 401, 503),
+)
+async def list_player_games(
+    request: Request[Any, Any, Any],
+    skald: NamedDependency[Skald],
+    which: Annotated[GameFilter, QueryParameter(name="filter")] = "all",
+    cursor: Annotated[str | None, QueryParameter()] = None,
+    limit: Annotated[int, QueryParameter(ge=1, le=100)] = 20,
+) -> Response[PlayerGames]:
+    """A page of the player's games."""
+    player_id = await acting_player(skald, request)
+    return reply(request, await skald.players.games(player_id, which, cursor, limit))
+
+
+@post(
+    "/games/{game_id:str}/start",
+    operation_id="startGame",
+    summary="Start a game with bots in its free seats",
+    description="Only the game's creator; the game starts once the start command is decided.",
+    tags=["games"],
+    status_code=202,
+    responses=problems(400, 401, 403, 404, 503),
+)
+async def start_game(
+    request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
+) -> Response[CommandOutcome]:
+    """Start the game now."""
+    player_id = await acting_player(skald, request)
+    return reply(request, await skald.players.start(player_id, game_id), 202)
+
+
+@post(
+    "/games/{game_id:str}/resign",
+    operation_id="resignSeat",
+    summary="Resign your seat",
+    description="A bot plays the seat for the rest of the game (each game's README states "
+    "this rule). Queued like a command: its outcome is `sys:resign:<seat>`.",
+    tags=["games"],
+    status_code=202,
+    responses=problems(400, 401, 403, 404, 503),
+)
+async def resign_seat(
+    request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
+) -> Response[CommandOutcome]:
+    """Resign the caller's seat."""
+    seat = await required_seat(skald, request, game_id)
+    return reply(request, await skald.players.resign(game_id, seat), 202)
+
+
+@post(
+    "/games/{game_id:str}/rematch",
+    operation_id="rematch",
+    summary="The rematch of a finished game",
+    description="Created once, by whichever of its players asks first: the same game, config "
+    "and clock; its players find it, open, among their games and take their seats.",
+    tags=["games"],
+    status_code=201,
+    responses=problems(400, 401, 403, 404, 409, 503),
+)
+async def rematch(
+    request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
+) -> Response[Rematch]:
+    """The finished game's rematch."""
+    player_id = await acting_player(skald, request)
+    return reply(request, await skald.players.rematch(player_id, game_id), 201)
+
+
+@post(
+    "/games/{game_id:str}/cancel",
+    operation_id="cancelGame",
+    summary="Cancel a game that has not started",
+    description="Only the game's creator; refused (`game.already_started`) once it started.",
+    tags=["games"],
+    status_code=202,
+    responses=problems(400, 401, 403, 404, 503),
+)
+async def cancel_game(
+    request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
+) -> Response[CommandOutcome]:
+    """Cancel the game."""
+    player_id = await acting_player(skald, request)
+    return reply(request, await skald.players.cancel(player_id, game_id), 202)

@@ -1,0 +1,161 @@
+"""What the service plays itself, inside a command's decision: the bots' moves, a bot standing
+in for a seat whose deadline passed, and the turn clocks after each command.
+
+Pure apart from the session and the list of events it advances (like `apply`). Bots choose
+only among `legal_commands`, seeded by the game's seed and the version, so a replay draws the
+same moves; their events carry the command id `bot:<seat>:<version>` (a colon: no client id
+holds one), which is how audit tells a bot's move from a player's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from contracts.base import Command
+from contracts.stream import BOT_ID_PREFIX, SeatAbandoned, TurnTimedOut
+from domain import engine
+from domain.bots import RandomBot
+from domain.engine import Game
+from service.adapters.store.records import NewEvent
+from service.core.pipeline.chain import link
+from service.core.pipeline.clocks import new_deadlines, next_clocks
+from service.core.pipeline.lifecycle import SystemRefused, TimeOut
+from service.core.pipeline.session import GameSession
+
+MAX_BOT_MOVES = 10_000  # per command: a game of bots alone still ends, but never loops here
+Deadline = tuple[int, int, int]  # (seat, since, deadline ms)
+
+
+def append(session: GameSession, out: list[NewEvent], data: bytes, command_id: str | None) -> None:
+    """Chain one encoded event onto the session and the plan's events."""
+    session.head_hash = link(session.head_hash, data)
+    session.version += 1
+    out.append(NewEvent(data, session.head_hash, command_id))
+
+
+def append_service(
+    session: GameSession, out: list[NewEvent], event: Any, command_id: str | None
+) -> None:
+    """Append a service event (contracts.stream) and follow it."""
+    append(session, out, session.codec.encode_event(event), command_id)
+    session.follow_lifecycle(event)
+
+
+def evolve_all(
+    session: GameSession, out: list[NewEvent], events: list[Any], command_id: str
+) -> bool:
+    """Fold and append one command's events; whether they end the game."""
+    game = session.game
+    for event in events:
+        session.state = game.evolve(session.state, event)
+        append(session, out, session.codec.encode_event(event), command_id)
+    return bool(events) and game.outcome(session.state) is not None
+
+
+def bot_command_id(seat: int, version: int) -> str:
+    """The command id of a bot's move."""
+    return f"{BOT_ID_PREFIX}{seat}:{version}"
+
+
+def bot_command(game: Game, state: Any, seat: int, seed: bytes, version: int) -> Command | None:
+    """The bot's move for `seat` at `version`: seeded by the game's seed and the version, so
+    a replay (and the fairness check) draws the same one."""
+    draw = hashlib.sha256(seed + b"bot" + version.to_bytes(8, "big"))
+    return RandomBot(draw.digest()).choose(game, state, seat)
+
+
+def _bot_move(session: GameSession, out: list[NewEvent], seat: int) -> bool | None:
+    """One bot move for `seat`: whether it ended the game, None when it had nothing to do."""
+    game = session.game
+    command = bot_command(game, session.state, seat, session.seed, session.version)
+    if command is None:
+        return None
+    events = engine.decide(game, session.state, command, seat, session.chance)
+    if not events:
+        return None
+    return evolve_all(session, out, events, bot_command_id(seat, session.version))
+
+
+def bot_moves(session: GameSession, out: list[NewEvent]) -> bool:
+    """Play the bots' seats while the game waits for them; whether the game ended."""
+    for _ in range(MAX_BOT_MOVES):
+        if not session.bots or session.phase != "started":
+            return False
+        waiting = sorted(set(session.game.to_act(session.state)) & session.bots)
+        if not waiting:
+            return False
+        ended = _bot_move(session, out, waiting[0])
+        if ended is None:
+            return False
+        if ended:
+            return True
+    return False
+
+
+def check_current(session: GameSession, timeout: TimeOut) -> None:
+    """SystemRefused unless the timeout names a deadline the game still waits on."""
+    clocks = session.clocks
+    entry = None
+    if clocks is not None and session.phase == "started":
+        entry = next((e for e in clocks.entries if e.seat == timeout.seat), None)
+    if entry is None or entry.since != timeout.since:
+        raise SystemRefused(
+            "timer.stale",
+            "this deadline is no longer current: the seat moved before it was acted on",
+        )
+
+
+def time_out(session: GameSession, out: list[NewEvent], timeout: TimeOut, command_id: str) -> bool:
+    """A current deadline passed (`check_current`): record it, abandon the seat after too
+    many, and let a bot play the seat's turn; whether the game ended."""
+    clocks, clock = session.clocks, session.clock
+    assert clocks is not None and clock is not None
+    missed = clocks.missed[timeout.seat] + 1
+    append_service(session, out, TurnTimedOut(timeout.seat, missed), command_id)
+    if missed >= clock.abandon_after and timeout.seat not in session.bots:
+        append_service(session, out, SeatAbandoned(timeout.seat), command_id)
+    for _ in range(MAX_BOT_MOVES):
+        if timeout.seat not in session.game.to_act(session.state):
+            break
+        ended = _bot_move(session, out, timeout.seat)
+        if ended is None:
+            break
+        if ended:
+            return True
+    return bot_moves(session, out)
+
+
+def update_clocks(
+    session: GameSession,
+    out: list[NewEvent],
+    deadlines: list[Deadline],
+    acting: int | None,
+    *,
+    moved_itself: bool,
+    command_id: str | None,
+    now_ms: int,
+) -> None:
+    """Append the new TurnClocks after a command, and note the deadlines it sets."""
+    if session.clock is None or session.clocks is None:
+        return
+    waiting: list[int] = []
+    if session.phase == "started" and not session.finished:
+        waiting = sorted(set(session.game.to_act(session.state)) - session.bots)
+    since = session.version + 1
+    changed = next_clocks(
+        session.clock,
+        session.clocks,
+        waiting,
+        acting,
+        moved_itself=moved_itself,
+        since=since,
+        now_ms=now_ms,
+    )
+    if changed is None:
+        return
+    # No command id: the clocks follow the command and the bots' moves after it, and a
+    # command's span of versions holds its own events only.
+    del command_id
+    append_service(session, out, changed, None)
+    deadlines += [(seat, since, at) for seat, at in new_deadlines(changed, since)]
