@@ -19,6 +19,7 @@ from service.adapters.store.records import RunnerLimits
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.scripts import Scripts
 from service.adapters.store.side import KnownTokens, Lobby, PendingIndex, Seats, Views
+from service.adapters.store.tickets import StreamTickets
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
@@ -100,6 +101,7 @@ def skald(
         known_tokens=KnownTokens(seats.token_hashes, KNOWN_TOKENS_CACHED),
         notifier=notifier,
         store=events,
+        tickets=StreamTickets(redis, prefix),
     )
 
 

@@ -72,7 +72,7 @@ def resolve(document: dict[str, Any], ref: str) -> Any:
 
 def test_seat_operations_declare_the_bearer_scheme() -> None:
     document = openapi_document(create_litestar(Settings()))
-    submit = document["paths"]["/games/{game_id}/commands"]["post"]
+    submit = document["paths"]["/v1/games/{game_id}/commands"]["post"]
     scheme = document["components"]["securitySchemes"]["seatToken"]
     assert submit["security"] == [{"seatToken": []}]
     assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
