@@ -25,6 +25,7 @@ from redis.asyncio import Redis
 
 from domain.games import get_game
 from service.adapters.store.keys import GameKeys
+from service.adapters.store.side import Views
 from service.read.history.loading import read_game
 from service.read.history.rebuild import RedisProjectionWriter, rebuild_projections
 from tests.bench.bench_pipeline import Bench
@@ -81,7 +82,7 @@ async def rebuild_figures(redis: Redis, games: int) -> dict[str, float]:
     try:
         game_ids = await _store_games(bench, games)
         store = bench.skald.store
-        writer = RedisProjectionWriter(redis, bench.settings.key_prefix)
+        writer = RedisProjectionWriter(Views(redis, bench.settings.key_prefix, store.scripts))
         started = time.perf_counter()
         events = 0
         for game_id in game_ids:

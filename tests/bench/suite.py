@@ -20,6 +20,7 @@ from redis.asyncio import Redis
 from tests.bench.bench_e2e import FULL, QUICK, E2ELoad, e2e_figures
 from tests.bench.bench_fjords_engine import engine_figures
 from tests.bench.bench_storage import rebuild_figures, storage_figures
+from tests.bench.bench_stream import stream_figures
 from tests.bench.chart import draw_load_chart
 
 
@@ -31,10 +32,11 @@ class SuiteLoad:
     engine_games: int
     storage_games: int
     rebuild_games: int
+    stream_games: int = 1
 
 
 QUICK_SUITE = SuiteLoad(QUICK, engine_games=5, storage_games=2, rebuild_games=1000)
-FULL_SUITE = SuiteLoad(FULL, engine_games=20, storage_games=5, rebuild_games=10_000)
+FULL_SUITE = SuiteLoad(FULL, engine_games=20, storage_games=5, rebuild_games=10_000, stream_games=3)
 # A load small enough for a smoke test of the command (figures meaningless, keys all there).
 TINY_SUITE = SuiteLoad(
     E2ELoad(4, 3, 2, 5.0, 0.5, (0.5,), workers=1, warmup_s=0.2, half_max_windows=1),
@@ -51,6 +53,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "p50_light_ms": ("<", 10.0),
     "replay_vs_decode": (">=", 0.5),
     "bytes_per_event": ("<", 200.0),
+    # A seat's live stream per move late in a Looot game, against the whole view then.
+    "stream_vs_view": ("<", 0.1),
 }
 
 
@@ -101,6 +105,8 @@ async def run_suite(
         figures.update(await storage_figures(redis, "fjords", load.storage_games))
         progress(f"rebuild of {load.rebuild_games} games")
         figures.update(await rebuild_figures(redis, load.rebuild_games))
+        progress("live stream")
+        figures.update(await stream_figures(redis, load.stream_games))
     finally:
         await redis.aclose()
     progress("end to end over HTTP")

@@ -32,6 +32,8 @@ FIGURES = {
     "decode_events_per_s",
     "rebuild_events_per_s",
     "bytes_per_game",
+    "stream_bytes_per_move",
+    "view_bytes_late",
     "machine",
     *TARGETS,
 }
