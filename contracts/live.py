@@ -30,10 +30,3 @@ class StreamTicket(msgspec.Struct, frozen=True):
 
     ticket: str
     expires_in: int  # seconds
-
-
-class PlayerName(msgspec.Struct, frozen=True):
-    """A taken seat and the name its player gave when joining (empty when none was given)."""
-
-    seat: int
-    name: str

@@ -15,6 +15,7 @@ from contracts.api import (
     EventPage,
     EventRecord,
     LobbyEntry,
+    PlayerName,
     Turn,
 )
 from service.adapters.notifications import RECHECK, Notifier, Update
@@ -75,7 +76,11 @@ class ReadSide:
             except (GameMissing, GameDamaged, GameQuarantined):
                 continue  # the lobby lists the games that can be played
             taken = sorted(await self.seats.token_hashes(game_id))
-            entries.append(LobbyEntry(game_id, meta.game, meta.seats, taken, meta.created_at))
+            names = await self.seats.names(game_id, meta.seats)
+            players = [PlayerName(seat, names.get(seat, "")) for seat in taken]
+            entries.append(
+                LobbyEntry(game_id, meta.game, meta.seats, taken, meta.created_at, players)
+            )
         return entries
 
     @redis_guarded
