@@ -200,8 +200,12 @@ async def stream_game(
             for message in opening:
                 yield sse_message(message)
             heartbeat = skald.settings.sse_heartbeat_s
-            async for message in live_messages(feed, updates, heartbeat, closing):
-                yield message
+            # aclosing: the live messages stop their pump (which iterates `updates`) before
+            # `updates` is closed below, however this generator ends.
+            live = live_messages(feed, updates, heartbeat, closing)
+            async with contextlib.aclosing(live):
+                async for message in live:
+                    yield message
         finally:
             metrics.streams_open.dec()
             await updates.aclose()
