@@ -58,14 +58,22 @@ class SeatJoined(msgspec.Struct, frozen=True):
     token: str
 
 
+class PlayerName(msgspec.Struct, frozen=True):
+    """A taken seat and the name its player gave when joining (empty when none was given)."""
+
+    seat: int
+    name: str
+
+
 class LobbyEntry(msgspec.Struct, frozen=True):
-    """An open game in the lobby."""
+    """An open game in the lobby; `players` names the taken seats' players."""
 
     game_id: str
     game: str
     seats: int
     taken: list[int]
     created_at: str
+    players: list[PlayerName] = msgspec.field(default_factory=list)
 
 
 class Lobby(msgspec.Struct, frozen=True):

@@ -26,6 +26,7 @@ from service.adapters.store.records import RunnerLimits
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.scripts import Scripts
 from service.adapters.store.side import KnownTokens, Lobby, PendingIndex, Seats, Views
+from service.adapters.store.tickets import StreamTickets
 from service.core.archiving import Archiver
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
@@ -142,6 +143,7 @@ def skald(
         known_tokens=KnownTokens(records.token_hashes, KNOWN_TOKENS_CACHED),
         notifier=notifier,
         store=events,
+        tickets=StreamTickets(redis, prefix),
     )
     commands.deadlines = Deadlines(redis, prefix)
     facade.players = PlayerSide(commands, reads, Players(redis, prefix))

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import Litestar
+from litestar import Litestar, Router
+from litestar.config.compression import CompressionConfig
+from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.di import Provide
 
@@ -25,6 +27,9 @@ from .problems import exception_handlers
 from .routes import commands, echo, games, history, ops, players, reads, stream
 from .routes.per_game import FACADE_STATE, game_routers, pristine
 
+# The API, under /v1 (API_PREFIX). The same operations answer at their first paths, without
+# the prefix, as deprecated aliases left out of the OpenAPI document.
+API_PREFIX = "/v1"
 ROUTES = [
     games.lobby_options,
     games.create_game,
@@ -35,15 +40,12 @@ ROUTES = [
     reads.get_view,
     reads.list_events,
     reads.get_turn,
-    stream.stream_views,
+    stream.stream_game,
+    stream.create_stream_ticket,
     history.get_replay,
     history.get_audit_by_version,
     history.get_audit_by_command,
     history.get_fairness,
-    ops.health,
-    ops.readiness,
-    ops.metrics_exposition,
-    ops.openapi_document,
     players.create_player,
     players.get_player,
     players.rotate_token,
@@ -56,6 +58,36 @@ ROUTES = [
 ]
 # Taken at import, before any app registers the handlers (see routes.per_game).
 GAME_ROUTES = pristine(ROUTES)
+# Probes, metrics and the document itself: not versioned.
+OPS_ROUTES = [ops.health, ops.readiness, ops.metrics_exposition, ops.openapi_document]
+# Headers a browser client sends beyond the CORS-safe ones, and those it may read.
+CORS_REQUEST_HEADERS = ["authorization", "content-type", "if-none-match", "last-event-id"]
+CORS_EXPOSED_HEADERS = ["etag", "location", "retry-after", "vary"]
+
+
+def cors_config(settings: Settings) -> CORSConfig | None:
+    """CORS for the configured origins only; None (off) when none is configured."""
+    origins = settings.cors_origin_list
+    if not origins:
+        return None
+    return CORSConfig(
+        allow_origins=origins,
+        allow_methods=["GET", "POST", "OPTIONS"],
+        allow_headers=CORS_REQUEST_HEADERS,
+        expose_headers=CORS_EXPOSED_HEADERS,
+        max_age=600,
+    )
+
+
+def route_handlers(settings: Settings) -> list[Any]:
+    """The API under /v1 (with each game's typed copies of the operations on a game), its
+    unprefixed aliases, and the operations routes."""
+    api = [*ROUTES, echo.echo_command] if settings.bench_echo else ROUTES
+    return [
+        Router(API_PREFIX, route_handlers=[*api, *game_routers(GAME_ROUTES)]),
+        Router("/", route_handlers=api, include_in_schema=False),
+        *OPS_ROUTES,
+    ]
 
 
 def create_litestar(settings: Settings, connect: Connect = bootstrap.connect) -> Litestar:
@@ -69,9 +101,8 @@ def create_litestar(settings: Settings, connect: Connect = bootstrap.connect) ->
     def constant(value: Any) -> Provide:
         return Provide(lambda: value, use_cache=True, sync_to_thread=False)
 
-    handlers: list[Any] = [*ROUTES, echo.echo_command] if settings.bench_echo else [*ROUTES]
     return Litestar(
-        route_handlers=[*handlers, *game_routers(GAME_ROUTES)],
+        route_handlers=route_handlers(settings),
         dependencies={
             "skald": Provide(facade.get),
             "facade": constant(facade),
@@ -81,6 +112,13 @@ def create_litestar(settings: Settings, connect: Connect = bootstrap.connect) ->
         guards=[accept_guard],
         request_max_body_size=settings.max_body_bytes,
         openapi_config=openapi_config(),
+        cors_config=cors_config(settings),
+        compression_config=CompressionConfig(
+            backend="gzip",
+            minimum_size=settings.compress_min_bytes,
+            gzip_compress_level=6,
+            exclude_opt_key=stream.SKIP_COMPRESSION,
+        ),
         on_shutdown=[facade.close, history_gate.close],
         state=State(
             {
@@ -88,6 +126,7 @@ def create_litestar(settings: Settings, connect: Connect = bootstrap.connect) ->
                 FACADE_STATE: facade,
                 MAX_BODY_DEPTH_STATE_KEY: settings.max_body_depth,
                 HISTORY_GATE_STATE_KEY: history_gate,
+                stream.STREAMS_CLOSING_STATE_KEY: stream.StreamsClosing(),
             }
         ),
         # Logging is configured once per process by service.shared.logging, not by Litestar.

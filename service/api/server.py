@@ -24,6 +24,9 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from service.shared.settings import Settings
 
+from .asgi import litestar_of
+from .routes.stream import STREAMS_CLOSING_STATE_KEY, StreamsClosing
+
 
 def bounded_h11(max_connections: int, header_timeout_s: float) -> type[H11Protocol]:
     """uvicorn's h11 protocol with a cap on open connections and a deadline for request heads."""
@@ -63,6 +66,21 @@ def bounded_h11(max_connections: int, header_timeout_s: float) -> type[H11Protoc
     return BoundedH11Protocol
 
 
+class SkaldServer(uvicorn.Server):
+    """uvicorn that ends the app's open event streams as soon as it starts shutting down.
+
+    uvicorn waits for every open connection before it stops, and a stream never ends by
+    itself: one open stream kept SIGINT (Ctrl+C) from stopping the server at all.
+    """
+
+    async def shutdown(self, sockets: list[Any] | None = None) -> None:
+        """End open streams, then uvicorn's own graceful shutdown."""
+        closing = litestar_of(self.config.app).state.get(STREAMS_CLOSING_STATE_KEY)
+        if isinstance(closing, StreamsClosing):
+            closing.close()
+        await super().shutdown(sockets)
+
+
 def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicorn.Config:
     """The uvicorn configuration serving `app` with the limits of `settings`."""
     return uvicorn.Config(
@@ -76,4 +94,6 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicor
         log_config=None,  # service.shared.logging has configured the process
         access_log=False,  # RequestLogMiddleware logs each request once
         lifespan="on",
+        # Requests still running this long after SIGINT/SIGTERM are cancelled.
+        timeout_graceful_shutdown=max(1, round(settings.shutdown_grace_s)),
     )

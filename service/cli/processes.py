@@ -20,11 +20,10 @@ from typing import IO, Any
 
 import msgspec
 import structlog
-import uvicorn
 
 from service.adapters.embedded_redis import EmbeddedRedis, running_url
 from service.api import create_app
-from service.api.server import uvicorn_config
+from service.api.server import SkaldServer, uvicorn_config
 from service.shared.settings import ENV_PREFIX, Settings
 
 log = structlog.get_logger("skald.cli")
@@ -175,7 +174,7 @@ class ApiServer:
     """The HTTP API on uvicorn, in the foreground or in a background thread."""
 
     def __init__(self, settings: Settings, host: str, port: int) -> None:
-        self.server = uvicorn.Server(uvicorn_config(create_app(settings), settings, host, port))
+        self.server = SkaldServer(uvicorn_config(create_app(settings), settings, host, port))
         self.url = f"http://{host}:{port}"
         self._thread: threading.Thread | None = None
 

@@ -157,7 +157,9 @@ class CommandSide:
         name = name.strip()
         if len(name) > MAX_NAME_LENGTH or not name.isprintable():
             raise InvalidInput(
-                "seat.bad_name", f"a name is at most {MAX_NAME_LENGTH} printable characters"
+                "seat.bad_name",
+                f"a name is at most {MAX_NAME_LENGTH} characters (after trimming spaces) and "
+                "holds no control characters (newlines, tabs...)",
             )
         token = secrets.token_urlsafe(32)  # 256 random bits; only its hash is stored
         taken_seat, taken, seats = await self.seats.take(game_id, seat, token_hash(token), name)

@@ -15,6 +15,7 @@ from contracts.api import (
     EventPage,
     EventRecord,
     LobbyEntry,
+    PlayerName,
     Turn,
 )
 from service.adapters.notifications import RECHECK, Notifier, Update
@@ -75,7 +76,11 @@ class ReadSide:
             except (GameMissing, GameDamaged, GameQuarantined):
                 continue  # the lobby lists the games that can be played
             taken = sorted(await self.seats.token_hashes(game_id))
-            entries.append(LobbyEntry(game_id, meta.game, meta.seats, taken, meta.created_at))
+            names = await self.seats.names(game_id, meta.seats)
+            players = [PlayerName(seat, names.get(seat, "")) for seat in taken]
+            entries.append(
+                LobbyEntry(game_id, meta.game, meta.seats, taken, meta.created_at, players)
+            )
         return entries
 
     @redis_guarded
@@ -111,9 +116,10 @@ class ReadSide:
 
     @redis_guarded
     async def events_after(
-        self, game_id: str, after: int, seat: int | None, limit: int
+        self, game_id: str, after: int, seat: int | None, limit: int, until: int | None = None
     ) -> EventPage:
-        """Events with version > `after`, filtered to what `seat` (None: spectator) may see."""
+        """Events with version > `after` (and <= `until`, when given), filtered to what `seat`
+        (None: spectator) may see."""
         meta = await self.metas.get(game_id)
         if after < 0:
             raise InvalidInput("events.bad_after", "`after` is a version, 0 or more")
@@ -130,9 +136,10 @@ class ReadSide:
                 f"{meta.rules_version!r}; this service implements {codec.game.rules_version!r}",
             )
         records: list[EventRecord] = []
+        last = head.version if until is None else min(until, head.version)
         # Withheld events leave gaps: read on until the page is full or the head is reached.
-        while len(records) < limit and after < head.version:
-            chunk = await self.store.read(game_id, after, min(limit, head.version - after))
+        while len(records) < limit and after < last:
+            chunk = await self.store.read(game_id, after, min(limit, last - after))
             if not chunk:
                 ends = f"ends at version {after}" if after else "is missing"
                 damage = f"the event stream {ends}, the head is at version {head.version}"

@@ -16,6 +16,7 @@ from redis.asyncio import Redis
 from service.adapters.notifications import Notifier
 from service.adapters.store.ports import EventStore
 from service.adapters.store.side import KnownTokens, Seats
+from service.adapters.store.tickets import StreamTickets
 from service.facade.checks import (
     MAX_TOKEN_LENGTH,
     redis_guarded,
@@ -53,6 +54,7 @@ class Skald:
         known_tokens: KnownTokens,
         notifier: Notifier,
         store: EventStore,
+        tickets: StreamTickets,
     ) -> None:
         """Built by `service.bootstrap`, the one place that wires the object graph."""
         self.settings = settings
@@ -66,6 +68,7 @@ class Skald:
         self.known_tokens = known_tokens
         self.notifier = notifier
         self.store = store  # the whole store, for operators' tools and tests
+        self.tickets = tickets
 
     async def close(self) -> None:
         """Close every connection this object opened."""
@@ -102,3 +105,24 @@ class Skald:
             await self.seats.check_records(game_id)  # a lost seat record is not a bad token
             raise Unauthorized("token.invalid", "this token is not valid for this game")
         return found
+
+    @redis_guarded
+    async def stream_ticket(self, game_id: str, seat: int) -> str:
+        """A single-use ticket opening `seat`'s stream of the game (the seat proved by its
+        token), valid for `stream_ticket_ttl_s` seconds."""
+        return await self.tickets.issue(game_id, seat, self.settings.stream_ticket_ttl_s)
+
+    @redis_guarded
+    async def redeem_stream_ticket(self, game_id: str, ticket: str) -> int:
+        """The seat a stream ticket was issued for in this game, consuming it."""
+        await self.metas.get(game_id)
+        found = None
+        if 0 < len(ticket) <= MAX_TOKEN_LENGTH:
+            found = await self.tickets.redeem(ticket)
+        if found is None or found[0] != game_id:
+            raise Unauthorized(
+                "ticket.invalid",
+                "this stream ticket is unknown, used or expired, or for another game: "
+                "ask for a new one (POST /v1/games/{id}/stream-tickets with the seat token)",
+            )
+        return found[1]

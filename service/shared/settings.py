@@ -46,6 +46,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     rate_per_seat: int = 100
     rate_window_s: float = 1.0
     sse_per_game: int = 64
+    # Live streams: an SSE comment every this many seconds keeps an idle connection open
+    # through proxies; a stream ticket (a seat's stream opened from a URL) lasts this long.
+    sse_heartbeat_s: float = 15.0
+    stream_ticket_ttl_s: int = 30
     max_events_page: int = 1000
     max_lobby_page: int = 200
     # Players (service/facade/player_side.py): games a player may hold a seat in at once that
@@ -68,6 +72,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # Open connections at most: one more is closed as soon as it is accepted, so slow or idle
     # clients cannot use up the process's file descriptors. Keep it below `ulimit -n`.
     max_connections: int = 2000
+    # On SIGINT or SIGTERM open streams end at once; requests in flight get this long to
+    # finish before the server stops anyway.
+    shutdown_grace_s: float = 5.0
+    # Browsers on these origins may call the API (CORS), comma-separated; empty: none (off).
+    cors_origins: str = ""
+    # Responses at least this large are gzip-compressed for clients that accept it (never
+    # the event stream).
+    compress_min_bytes: int = 1024
 
     # History (replay, audit, fairness): computed in worker processes, off the event loop that
     # serves moves (0 processes: in `history_threads` threads of the API process, which share
@@ -124,6 +136,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     def plugin_modules(self) -> list[str]:
         """The modules named in `plugins`."""
         return [name.strip() for name in self.plugins.split(",") if name.strip()]
+
+    @property
+    def cors_origin_list(self) -> list[str]:
+        """The origins named in `cors_origins`."""
+        return [origin.strip() for origin in self.cors_origins.split(",") if origin.strip()]
 
     @property
     def runner_max_rounds(self) -> int:

@@ -51,6 +51,9 @@ ROWS = [
     ("redis_bytes_per_archived_game", "bytes", 0),
     ("archive_bytes_per_game", "bytes", 0),
     ("archived_replay_vs_redis", "ratio", 2),
+    ("stream_bytes_per_move", "bytes", 0),
+    ("view_bytes_late", "bytes", 0),
+    ("stream_vs_view", "ratio", 3),
 ]
 
 
@@ -60,8 +63,8 @@ def parser() -> argparse.ArgumentParser:
         prog="python -m tests.bench",
         description="Run the benchmark suite: end-to-end throughput over HTTP against an echo "
         "endpoint and the one-job-per-command design, latency at light load and at half the "
-        "maximum, the rules engine, rebuilding projections and Redis bytes per event. Needs "
-        "a real Redis (SKALD_REDIS_URL or REDIS_URL).",
+        "maximum, the rules engine, rebuilding projections, Redis bytes per event and live "
+        "stream bytes per move. Needs a real Redis (SKALD_REDIS_URL or REDIS_URL).",
     )
     parser.add_argument("--quick", action="store_true", help="a short run (under 2 minutes)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

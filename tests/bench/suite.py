@@ -22,6 +22,7 @@ from tests.bench.bench_e2e import FULL, QUICK, E2ELoad, e2e_figures
 from tests.bench.bench_fjords_engine import engine_figures
 from tests.bench.bench_peer import FULL_PEER, QUICK_PEER, TINY_PEER, PeerLoad, peer_figures
 from tests.bench.bench_storage import rebuild_figures, storage_figures
+from tests.bench.bench_stream import stream_figures
 from tests.bench.chart import draw_load_chart
 
 
@@ -34,10 +35,13 @@ class SuiteLoad:
     storage_games: int
     rebuild_games: int
     peer: PeerLoad  # the comparison with another server, when asked for
+    stream_games: int = 1
 
 
 QUICK_SUITE = SuiteLoad(QUICK, engine_games=5, storage_games=2, rebuild_games=1000, peer=QUICK_PEER)
-FULL_SUITE = SuiteLoad(FULL, engine_games=20, storage_games=5, rebuild_games=10_000, peer=FULL_PEER)
+FULL_SUITE = SuiteLoad(
+    FULL, engine_games=20, storage_games=5, rebuild_games=10_000, peer=FULL_PEER, stream_games=3
+)
 # A load small enough for a smoke test of the command (figures meaningless, keys all there).
 TINY_SUITE = SuiteLoad(
     E2ELoad(4, 3, 2, 5.0, 0.5, (0.5,), workers=1, warmup_s=0.2, half_max_windows=1),
@@ -58,6 +62,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     # Cold storage (docs/scaling.md): nothing left in Redis, at most 3 kB per game archived.
     "redis_bytes_per_archived_game": ("<", 1.0),
     "archive_bytes_per_game": ("<", 3001.0),
+    # A seat's live stream per move late in a Looot game, against the whole view then.
+    "stream_vs_view": ("<", 0.1),
 }
 
 
@@ -112,6 +118,8 @@ async def run_suite(
         figures.update(await archive_figures(redis, "fjords", load.storage_games))
         progress(f"rebuild of {load.rebuild_games} games")
         figures.update(await rebuild_figures(redis, load.rebuild_games))
+        progress("live stream")
+        figures.update(await stream_figures(redis, load.stream_games))
     finally:
         await redis.aclose()
     progress("end to end over HTTP")

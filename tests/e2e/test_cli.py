@@ -124,3 +124,50 @@ def wait_until_ready(http: httpx.Client, server: subprocess.Popen[bytes]) -> Non
             pass
         time.sleep(0.1)
     raise AssertionError("skald serve did not become ready in 30 s")
+
+
+GRACE_S = 3  # SKALD_SHUTDOWN_GRACE_S for the test below
+# Stopping waits for the worker and the embedded Redis too: a few seconds on a busy machine.
+STOP_MARGIN_S = 12
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_serve_with_an_open_stream_stops_within_its_grace_period(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    # Given `skald serve` with a client following a game's live stream
+    data_dir = tmp_path / ".skald"
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "0"],
+        env={**skald_env(data_dir), "SKALD_SHUTDOWN_GRACE_S": str(GRACE_S)},
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            wait_until_ready(http, server)
+            created = http.post("/v1/games", json={"game": "race", "config": {"players": 2}})
+            game_id = created.json()["game_id"]
+            with http.stream("GET", f"/v1/games/{game_id}/stream") as stream:
+                lines = stream.iter_lines()
+                assert next(line for line in lines if line.startswith("event:")) == "event: event"
+                # When the server is interrupted (Ctrl+C) or terminated
+                server.send_signal(stop)
+                stopping = time.monotonic()
+                # Then the stream ends (rather than keeping the server up) ...
+                rest = list(lines)
+            ended = time.monotonic() - stopping
+        output, _ = server.communicate(timeout=GRACE_S + STOP_MARGIN_S)
+        stopped = time.monotonic() - stopping
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    # ... at once, and the server exits cleanly within its grace period
+    assert any(line.startswith("event: view") for line in rest)
+    assert ended < GRACE_S, f"the stream outlived the grace period ({ended:.1f} s)"
+    assert server.returncode == 0, output.decode()
+    assert stopped < GRACE_S + STOP_MARGIN_S
+    assert b'"embedded_redis.stopped"' in output

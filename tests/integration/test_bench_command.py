@@ -34,6 +34,8 @@ FIGURES = {
     "bytes_per_game",
     "archived_replay_vs_redis",
     "redis_bytes_per_finished_game",
+    "stream_bytes_per_move",
+    "view_bytes_late",
     "machine",
     *TARGETS,
 }

@@ -72,6 +72,12 @@ class Seats:
             damage = f"the record{'s' if many else ''} of seat{'s' if many else ''} {listed} "
             raise GameDamaged(game_id, damage + ("are missing" if many else "is missing"))
 
+    async def names(self, game_id: str, seats: int) -> dict[int, str]:
+        """The name each taken seat's player gave (kept in the meta as `n<seat>`)."""
+        fields = [f"n{seat}" for seat in range(seats)]
+        stored: Any = await self.redis.hmget(GameKeys(self.prefix, game_id).meta, fields)
+        return {seat: name.decode() for seat, name in enumerate(stored) if name is not None}
+
     async def token_hashes(self, game_id: str) -> dict[int, bytes]:
         """Each taken seat's token hash."""
         stored: Any = await self.redis.hgetall(GameKeys(self.prefix, game_id).seats)

@@ -35,7 +35,9 @@ def outcome_response(
 ) -> Response[Any]:
     """202 while queued, 200 once applied, a 422 problem with the domain's code if refused."""
     log_fields(request.scope)["outcome"] = outcome.status
-    location = command_path(game_id, outcome.command_id)
+    # Under the path the client used: /v1, or a deprecated unprefixed alias.
+    version = "/v1" if request.url.path.startswith("/v1/") else ""
+    location = version + command_path(game_id, outcome.command_id)
     if outcome.status == "refused":
         return problem_response(
             request,

@@ -1,9 +1,16 @@
-"""Server-sent events: the caller's view, pushed whenever the game moves on.
+"""Server-sent events: every version of a game, in order, as the seat may see it.
 
-Each message is `event: view`, `id: <version>`, `data: <ViewEnvelope JSON>`: the same view
-GET /games/{id}/view returns, so a client needs no second request. The facade's `updates()`
-subscribes before it reads the current version, so no change falls between the first view
-and the notifications; comments keep idle connections open through proxies.
+Each message has `id: <version>` and one of three `event:` names (contracts.live): `event` (an
+EventRecord, filtered as GET /events filters it), `view` (the whole ViewEnvelope: on connect,
+on resume, and every time with `?view=whole`), `patch` (an RFC 6902 JSON Patch to the last
+view sent). `service.facade.live` decides what to send; this module carries it over SSE.
+
+Resuming: a reconnect with `Last-Event-ID` (or `?last_event_id=`, for a client opening a new
+EventSource) gets the events after that version, then the current view. A browser's native
+EventSource cannot send an Authorization header: it opens a seat's stream with a single-use
+ticket (`POST .../stream-tickets` with the seat token, then `?ticket=`); the seat token never
+travels in a URL. Comments every `sse_heartbeat_s` keep idle connections open through proxies;
+`StreamsClosing` ends every open stream when the server shuts down (SIGINT, SIGTERM).
 """
 
 from __future__ import annotations
@@ -11,106 +18,218 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from litestar import Request, get
+from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath
+from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
+from contracts.live import StreamTicket
 from service.adapters.notifications import Update
+from service.facade.live import LiveFeed, LiveMessage
 from service.facade.skald import Skald
+from service.shared.errors import InvalidInput, Unavailable
 
-from ..auth import seat_for_view
-from ..docs import OPTIONAL_SEAT_TOKEN, problems
+from ..auth import required_seat, seat_for_view
+from ..docs import OPTIONAL_SEAT_TOKEN, SEAT_TOKEN, problems
 from ..metrics import api_metrics
-from ..negotiation import OFFERS_KEY
+from ..negotiation import OFFERS_KEY, reply
 
 TAGS = ["reads"]
 EVENT_STREAM = "text/event-stream"
-KEEPALIVE_S = 15.0
 # How soon a client reconnects after a dropped stream (the SSE `retry` field, in ms).
 RECONNECT_MS = 2000
+STREAMS_CLOSING_STATE_KEY = "streams_closing"
+SKIP_COMPRESSION = "skip_compression"  # route opt: the compression middleware leaves it alone
+_CLOSE = None  # put in a stream's queue: end the stream
 
 
-async def _pump(updates: AsyncIterator[Update], queue: asyncio.Queue[Update]) -> None:
+class StreamsClosing:
+    """The open streams of one app, ended together when the server shuts down."""
+
+    def __init__(self) -> None:
+        self.closed = False
+        self._queues: set[asyncio.Queue[Update | None]] = set()
+
+    def add(self, queue: asyncio.Queue[Update | None]) -> None:
+        """Follow a stream's queue (ended at once if the server is already closing)."""
+        self._queues.add(queue)
+        if self.closed:
+            queue.put_nowait(_CLOSE)
+
+    def discard(self, queue: asyncio.Queue[Update | None]) -> None:
+        """Forget a stream that ended."""
+        self._queues.discard(queue)
+
+    def close(self) -> None:
+        """End every open stream, and every stream opened from now on."""
+        self.closed = True
+        for queue in self._queues:
+            queue.put_nowait(_CLOSE)
+
+
+async def _pump(updates: AsyncIterator[Update], queue: asyncio.Queue[Update | None]) -> None:
     # Runs as its own task so the stream can wait on the queue with a timeout: cancelling a
-    # queue read is harmless, cancelling the pub/sub iterator mid-read would close it.
-    async for update in updates:
-        await queue.put(update)
+    # queue read is harmless, cancelling the pub/sub iterator mid-read would close it. When the
+    # updates fail (Redis lost while rechecking) the stream ends: the client resumes losslessly.
+    try:
+        async for update in updates:
+            await queue.put(update)
+    finally:
+        queue.put_nowait(_CLOSE)
 
 
-async def view_messages(
-    skald: Skald, game_id: str, seat: int | None, updates: AsyncIterator[Update]
+def sse_message(message: LiveMessage) -> ServerSentEventMessage:
+    """A feed message as an SSE message (id: its version)."""
+    return ServerSentEventMessage(
+        data=message.data.decode(), event=message.kind, id=str(message.version)
+    )
+
+
+async def live_messages(
+    feed: LiveFeed,
+    updates: AsyncIterator[Update],
+    heartbeat_s: float,
+    closing: StreamsClosing,
 ) -> AsyncIterator[ServerSentEventMessage]:
-    """The current view, then each newer one, with keep-alive comments while idle."""
-    queue: asyncio.Queue[Update] = asyncio.Queue()
+    """The feed's messages as updates come, with heartbeat comments while idle."""
+    queue: asyncio.Queue[Update | None] = asyncio.Queue()
     pump = asyncio.create_task(_pump(updates, queue))
-    sent = -1
+    closing.add(queue)
     try:
         while True:
             try:
                 # asyncio.timeout, not wait_for: no task created per message. A queue read
                 # cut short by the timeout loses nothing (the item stays queued).
-                async with asyncio.timeout(KEEPALIVE_S):
+                async with asyncio.timeout(heartbeat_s):
                     update = await queue.get()
             except TimeoutError:
                 yield ServerSentEventMessage(comment="keep-alive")
                 continue
-            if update.version <= sent:
-                continue
-            carried = update.view_for(seat)  # the seat's own view, sent with the notification
-            if carried is not None:
-                version, body = update.version, carried
-            else:
-                version, body = await skald.reads.view(game_id, seat)
-            if version > sent:
-                sent = version
-                yield ServerSentEventMessage(data=body.decode(), event="view", id=str(version))
+            if update is _CLOSE:
+                return
+            for message in await feed.catch_up(update):
+                yield sse_message(message)
     finally:
+        closing.discard(queue)
         pump.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await pump
 
 
+def resume_point(header: str | None, query: int | None) -> int:
+    """The version a client resumes after (0: none), from Last-Event-ID or `last_event_id`."""
+    if header is None or not header.strip():
+        return query or 0
+    if not header.strip().isdigit():
+        raise InvalidInput(
+            "stream.bad_last_event_id",
+            "Last-Event-ID must be a version this stream sent (a whole number, 0 or more)",
+            status=400,
+        )
+    return int(header.strip())
+
+
 @get(
     "/games/{game_id:str}/stream",
     operation_id="streamViews",
-    summary="Server-sent events: your view on every change",
-    description="A `text/event-stream` of `view` events (id: the version; data: the same "
-    "ViewEnvelope as GET /view), starting with the current view. A seat token gives that "
-    "seat's view, none the public view. Comments keep idle connections alive.",
+    summary="Server-sent events: every event and view change as the game moves on",
+    description="A `text/event-stream`; every message's id is the game's version. `event` "
+    "messages carry the events the caller may see (EventRecord, as GET /events); `view` the "
+    "whole ViewEnvelope (first, after a resume, and always with `view=whole`); `patch` an RFC "
+    "6902 JSON Patch to the last view sent, starting with a test of `/version`. A reconnect "
+    "with `Last-Event-ID` (or `last_event_id`) gets the events after that version, then the "
+    "current view. A seat token gives that seat's stream, none the public one; a browser's "
+    "EventSource, which cannot send headers, uses `ticket` (POST .../stream-tickets). "
+    "Comments keep idle connections alive.",
     tags=TAGS,
     security=OPTIONAL_SEAT_TOKEN,
     responses=problems(400, 401, 404, 429, 503),
     media_type=EVENT_STREAM,
-    opt={OFFERS_KEY: (EVENT_STREAM,)},
+    opt={OFFERS_KEY: (EVENT_STREAM,), SKIP_COMPRESSION: True},
 )
-async def stream_views(
+async def stream_game(
     request: Request[Any, Any, Any],
     skald: NamedDependency[Skald],
     game_id: FromPath[str],
+    ticket: Annotated[
+        str | None,
+        QueryParameter(description="A stream ticket (POST .../stream-tickets), used once."),
+    ] = None,
+    view: Annotated[
+        Literal["patch", "whole"],
+        QueryParameter(description="`whole`: every view whole, never a patch."),
+    ] = "patch",
+    last_event_id: Annotated[
+        int | None,
+        QueryParameter(ge=0, description="Resume after this version (as Last-Event-ID)."),
+    ] = None,
+    last_event_header: Annotated[
+        str | None,
+        HeaderParameter(name="last-event-id", description="Resume after this version."),
+    ] = None,
 ) -> ServerSentEvent:
-    """Open a stream of the caller's view."""
-    seat = await seat_for_view(skald, request, game_id, None)
+    """Open the caller's stream of the game."""
+    closing: StreamsClosing = request.app.state[STREAMS_CLOSING_STATE_KEY]
+    if closing.closed:
+        raise Unavailable("server.stopping", "the server is shutting down", retry_after=1.0)
+    after = resume_point(last_event_header, last_event_id)
+    if ticket is not None:
+        seat: int | None = await skald.redeem_stream_ticket(game_id, ticket)
+    else:
+        seat = await seat_for_view(skald, request, game_id, None)
     updates = skald.reads.updates(game_id)
     # Take the first version before answering: an unknown game, too many streams or Redis
     # down are then a problem response, not a stream that dies at once.
     first = await anext(updates)
-
-    async def replay_first() -> AsyncIterator[Update]:
-        yield first
-        async for update in updates:
-            yield update
-
+    if after > first.version:
+        await updates.aclose()
+        raise InvalidInput(
+            "stream.bad_last_event_id",
+            f"Last-Event-ID {after} is past the game's version {first.version}",
+            status=400,
+        )
+    feed = LiveFeed(skald.reads, game_id, seat, after=after, patches=view == "patch")
+    opening = await feed.catch_up()
     metrics = api_metrics(request)
 
-    async def counted() -> AsyncIterator[ServerSentEventMessage]:
+    async def messages() -> AsyncIterator[ServerSentEventMessage]:
         metrics.streams_open.inc()
         try:
-            async for message in view_messages(skald, game_id, seat, replay_first()):
-                yield message
+            for message in opening:
+                yield sse_message(message)
+            heartbeat = skald.settings.sse_heartbeat_s
+            # aclosing: the live messages stop their pump (which iterates `updates`) before
+            # `updates` is closed below, however this generator ends.
+            live = live_messages(feed, updates, heartbeat, closing)
+            async with contextlib.aclosing(live):
+                async for message in live:
+                    yield message
         finally:
             metrics.streams_open.dec()
+            await updates.aclose()
 
-    return ServerSentEvent(counted(), retry_duration=RECONNECT_MS)
+    return ServerSentEvent(messages(), retry_duration=RECONNECT_MS)
+
+
+@post(
+    "/games/{game_id:str}/stream-tickets",
+    operation_id="createStreamTicket",
+    summary="A single-use ticket to open your stream from a URL",
+    description="For clients that cannot send an Authorization header on a stream (a "
+    "browser's EventSource): the ticket opens this seat's stream once, as "
+    "`GET .../stream?ticket=<ticket>`, within `expires_in` seconds. Only its hash is stored.",
+    tags=TAGS,
+    status_code=201,
+    security=SEAT_TOKEN,
+    responses=problems(400, 401, 404, 503),
+)
+async def create_stream_ticket(
+    request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
+) -> Response[StreamTicket]:
+    """Issue a stream ticket for the caller's seat."""
+    seat = await required_seat(skald, request, game_id)
+    ticket = await skald.stream_ticket(game_id, seat)
+    granted = StreamTicket(ticket=ticket, expires_in=skald.settings.stream_ticket_ttl_s)
+    return reply(request, granted, 201, {"cache-control": "no-store"})

@@ -227,7 +227,7 @@ def test_a_games_stream_sends_the_messages_the_document_declares(
         http.post(f"/games/{game_id}/seats", json={})
         # When a seat opens it
         with http.stream(
-            "GET", f"/race/games/{game_id}/stream", headers={"authorization": f"Bearer {token}"}
+            "GET", f"/v1/race/games/{game_id}/stream", headers={"authorization": f"Bearer {token}"}
         ) as response:
             assert response.headers["content-type"].startswith("text/event-stream")
             lines = response.iter_lines()

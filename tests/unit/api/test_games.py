@@ -54,3 +54,29 @@ async def test_the_lobby_offers_only_open_games_and_bounded_pages(api: Api) -> N
     huge = await api.client.get("/games", params={"limit": "100000"})
     assert (closed.status_code, closed.json()["code"]) == (400, "lobby.open_only")
     assert (huge.status_code, huge.json()["code"]) == (400, "request.limit_too_large")
+
+
+async def test_the_lobby_names_the_players_who_joined_trimmed(api: Api) -> None:
+    # Given a game for three where two players joined, one with a name padded by spaces
+    game_id = await api.new_game(players=3)
+    await api.client.post(f"/v1/games/{game_id}/seats", json={"name": "  Astrid  "})
+    await api.client.post(f"/v1/games/{game_id}/seats", json={})
+    # When the lobby is read (under /v1)
+    lobby = (await api.client.get("/v1/games")).json()["games"]
+    entry = next(entry for entry in lobby if entry["game_id"] == game_id)
+    # Then its entry names each taken seat's player
+    assert entry["players"] == [{"seat": 0, "name": "Astrid"}, {"seat": 1, "name": ""}]
+
+
+@pytest.mark.parametrize("name", ["a\nb", "tab\there", "bell\x07", "x" * 65])
+async def test_a_name_with_control_characters_or_too_long_is_a_clear_422(
+    api: Api, name: str
+) -> None:
+    game_id = await api.new_game(players=2)
+    refused = await api.client.post(f"/v1/games/{game_id}/seats", json={"name": name})
+    assert refused.status_code == 422
+    assert refused.json()["code"] == "seat.bad_name"
+    assert "64" in refused.json()["detail"]
+    # And nothing was taken
+    entry = (await api.client.get("/v1/games")).json()["games"]
+    assert next(e for e in entry if e["game_id"] == game_id)["taken"] == []

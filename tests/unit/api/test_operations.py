@@ -73,7 +73,7 @@ def resolve(document: dict[str, Any], ref: str) -> Any:
 
 def test_seat_operations_declare_the_bearer_scheme() -> None:
     document = openapi_document(create_litestar(Settings()))
-    submit = document["paths"]["/games/{game_id}/commands"]["post"]
+    submit = document["paths"]["/v1/games/{game_id}/commands"]["post"]
     scheme = document["components"]["securitySchemes"]["seatToken"]
     assert submit["security"] == [{"seatToken": []}]
     assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
@@ -163,3 +163,62 @@ def test_what_the_server_does_over_http_is_declared() -> None:
         "text/event-stream": {"schema": {"$ref": "#/components/schemas/FjordsViewEnvelope"}}
     }
     assert "event: view" in stream["description"]
+
+
+async def test_every_operation_answers_under_v1_and_at_its_old_path(api: Api) -> None:
+    game_id, tokens = await api.seated_game()
+    seat = (await api.client.get(f"/v1/games/{game_id}/turn")).json()["to_act"][0]
+    for base in ("/v1", ""):
+        view = await api.client.get(f"{base}/games/{game_id}/view")
+        assert view.status_code == 200
+        queued = await api.client.post(
+            f"{base}/games/{game_id}/commands",
+            json={"command_id": f"c{base[1:]}", "command": {"type": "Move", "steps": 1}},
+            headers={"authorization": f"Bearer {tokens[seat]}"},
+        )
+        # The outcome's location is under the path the client used
+        assert queued.headers["location"] == f"{base}/games/{game_id}/commands/c{base[1:]}"
+        await api.drain()
+        seat = (await api.client.get(f"/v1/games/{game_id}/turn")).json()["to_act"][0]
+
+
+def test_the_document_lists_each_operation_once_under_v1() -> None:
+    document = openapi_document(create_litestar(Settings()))
+    paths = [path for path in document["paths"] if path.startswith("/games")]
+    assert paths == []
+    ids = [op["operationId"] for path in document["paths"].values() for op in path.values()]
+    assert len(ids) == len(set(ids))
+    assert "/v1/games/{game_id}/stream-tickets" in document["paths"]
+
+
+@pytest.mark.parametrize("settings_overrides", [{"cors_origins": "https://play.example"}])
+async def test_cors_answers_the_allowed_origin_only(api: Api) -> None:
+    preflight = {
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "authorization",
+    }
+    allowed = await api.client.options(
+        "/v1/games", headers={"origin": "https://play.example", **preflight}
+    )
+    assert allowed.status_code in (200, 204)
+    assert allowed.headers["access-control-allow-origin"] == "https://play.example"
+    assert "authorization" in allowed.headers["access-control-allow-headers"].lower()
+    other = await api.client.get("/v1/games", headers={"origin": "https://evil.example"})
+    assert "access-control-allow-origin" not in other.headers
+
+
+async def test_no_cors_by_default(api: Api) -> None:
+    reply = await api.client.get("/v1/games", headers={"origin": "https://play.example"})
+    assert reply.status_code == 200
+    assert "access-control-allow-origin" not in reply.headers
+
+
+@pytest.mark.parametrize("settings_overrides", [{"compress_min_bytes": 200}])
+async def test_large_replies_are_gzipped_small_ones_not(api: Api) -> None:
+    for _ in range(4):
+        await api.new_game(players=2)
+    large = await api.client.get("/v1/games", headers={"accept-encoding": "gzip"})
+    assert large.headers["content-encoding"] == "gzip"
+    assert len(large.json()["games"]) >= 4  # the client undoes it
+    small = await api.client.get("/healthz", headers={"accept-encoding": "gzip"})
+    assert "content-encoding" not in small.headers

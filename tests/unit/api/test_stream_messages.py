@@ -1,22 +1,25 @@
-"""The messages of a view stream: views as updates come, keep-alive comments while idle."""
+"""The messages of a live stream: events and a view patch per move, heartbeats while idle,
+an end when the server closes; and a resumed feed's messages."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from typing import Any, cast
+from typing import Any
 
+import jsonpatch
+import msgspec
 import pytest
 
 from service.adapters.notifications import Update
 from service.api.routes import stream
+from service.facade.live import LiveFeed, view_patch
+
+from .conftest import Api, bearer, turn
 
 pytestmark = pytest.mark.anyio
 
-
-def public_view(version: int) -> Update:
-    """An update that carries the public view (so the stream reads nothing back)."""
-    return Update(version, {b"json:p": b'{"version":%d}' % version})
+MOVE = {"type": "Move", "steps": 1}
 
 
 async def from_queue(queue: asyncio.Queue[Update]) -> AsyncIterator[Update]:
@@ -24,30 +27,117 @@ async def from_queue(queue: asyncio.Queue[Update]) -> AsyncIterator[Update]:
         yield await queue.get()
 
 
-async def test_an_idle_stream_sends_keep_alive_comments_then_the_next_view(
-    monkeypatch: pytest.MonkeyPatch,
+async def play(api: Api, game_id: str, tokens: list[str], moves: int) -> None:
+    """`moves` moves by whoever is to act, each applied by the test's worker."""
+    for _ in range(moves):
+        now = await turn(api, game_id)
+        seat, number = now["to_act"][0], now["version"]
+        response = await api.client.post(
+            f"/games/{game_id}/commands",
+            json={"command_id": f"m-{number}", "command": MOVE},
+            headers=bearer(tokens[seat]),
+        )
+        assert response.status_code == 202, response.text
+        await api.drain()
+
+
+async def events_for(api: Api, game_id: str, token: str, after: int = 0) -> list[Any]:
+    response = await api.client.get(
+        f"/games/{game_id}/events", params={"after": after}, headers=bearer(token)
+    )
+    events: list[Any] = response.json()["events"]
+    return events
+
+
+async def view_for(api: Api, game_id: str, token: str) -> Any:
+    return (await api.client.get(f"/games/{game_id}/view", headers=bearer(token))).json()
+
+
+async def test_a_stream_sends_each_events_then_a_patch_and_heartbeats_while_idle(
+    api: Api,
 ) -> None:
-    async with asyncio.timeout(5):  # a stream that sends nothing fails, rather than hangs
-        await idle_stream_then_views(monkeypatch)
+    async with asyncio.timeout(20):  # a stream that sends nothing fails, rather than hangs
+        # Given seat 0 following its game from the start
+        game_id, tokens = await api.seated_game()
+        feed = LiveFeed(api.skald.reads, game_id, 0)
+        opening = await feed.catch_up()
+        # Then it gets every event it may see, then its whole view, each with its version
+        records = [msgspec.json.decode(m.data) for m in opening[:-1]]
+        assert records == await events_for(api, game_id, tokens[0])
+        assert [m.kind for m in opening] == ["event"] * len(records) + ["view"]
+        view = msgspec.json.decode(opening[-1].data)
+        assert opening[-1].version == view["version"] >= records[-1]["version"]
+        updates: asyncio.Queue[Update] = asyncio.Queue()
+        closing = stream.StreamsClosing()
+        messages = stream.live_messages(feed, from_queue(updates), 0.02, closing)
+        try:
+            # While nothing happens: heartbeat comments
+            idle = [await anext(messages), await anext(messages)]
+            assert [m.comment for m in idle] == ["keep-alive", "keep-alive"]
+            assert all(not m.data and m.event is None for m in idle)
+            # When two moves are made (one notification for both, as a batch commits them)
+            before = view["version"]
+            await play(api, game_id, tokens, 2)
+            await updates.put(Update(before + 1))
+            sent = []
+            while not sent or sent[-1].event not in ("view", "patch"):
+                message = await anext(messages)
+                if message.comment is None:
+                    sent.append(message)
+            # Then the events since, then the new view: a race's view is so small that a patch
+            # would be no smaller, so it comes whole (larger views: the test below)
+            events = [msgspec.json.decode(m.data) for m in sent[:-1]]
+            assert events == await events_for(api, game_id, tokens[0], before)
+            assert [int(str(m.id)) for m in sent[:-1]] == [e["version"] for e in events]
+            assert sent[-1].event == "view"
+            new_view = msgspec.json.decode(str(sent[-1].data))
+            assert new_view == await view_for(api, game_id, tokens[0])
+            assert int(str(sent[-1].id)) == new_view["version"] > before
+            # An older or equal notification sends nothing new
+            await updates.put(Update(before + 1))
+            assert (await anext(messages)).comment == "keep-alive"
+            # And when the server closes, the stream ends
+            closing.close()
+            with pytest.raises(StopAsyncIteration):
+                await anext(messages)
+        finally:
+            await messages.aclose()
 
 
-async def idle_stream_then_views(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(stream, "KEEPALIVE_S", 0.02)
-    updates: asyncio.Queue[Update] = asyncio.Queue()
-    await updates.put(public_view(3))
-    messages = cast(Any, stream.view_messages(cast(Any, None), "g1", None, from_queue(updates)))
-    try:
-        first = await anext(messages)
-        assert (first.event, first.id, first.data) == ("view", "3", '{"version":3}')
-        # Nothing new: a comment, and another, while the game stands still
-        idle = [await anext(messages), await anext(messages)]
-        assert [m.comment for m in idle] == ["keep-alive", "keep-alive"]
-        assert all(not m.data and m.event is None for m in idle)
-        # An update that came while idle is sent, and no older or equal one after it
-        await updates.put(public_view(5))
-        await updates.put(public_view(4))
-        await updates.put(public_view(6))
-        shown = [await anext(messages), await anext(messages)]
-        assert [m.id for m in shown] == ["5", "6"]
-    finally:
-        await messages.aclose()
+async def test_a_resumed_feed_sends_only_the_later_events_then_the_whole_view(api: Api) -> None:
+    game_id, tokens = await api.seated_game()
+    await play(api, game_id, tokens, 3)
+    every = await events_for(api, game_id, tokens[1])
+    middle = every[len(every) // 2]["version"]
+    # A feed resumed after a version: the events after it, once each, then the whole view
+    messages = await LiveFeed(api.skald.reads, game_id, 1, after=middle).catch_up()
+    assert [msgspec.json.decode(m.data) for m in messages[:-1]] == [
+        e for e in every if e["version"] > middle
+    ]
+    assert messages[-1].kind == "view"
+    assert msgspec.json.decode(messages[-1].data) == await view_for(api, game_id, tokens[1])
+    # A feed asked for whole views never patches
+    whole = LiveFeed(api.skald.reads, game_id, 1, patches=False)
+    await whole.catch_up()
+    await play(api, game_id, tokens, 1)
+    assert [m.kind for m in await whole.catch_up()][-1] == "view"
+
+
+def envelope(version: int, hexes: list[Any], **extra: Any) -> dict[str, Any]:
+    return {"game_id": "g", "version": version, "seat": 0, "view": {"hexes": hexes, **extra}}
+
+
+def test_a_view_change_is_a_guarded_json_patch_smaller_than_the_view() -> None:
+    board = [{"terrain": "bog", "owner": None, "vikings": [1, 2]} for _ in range(200)]
+    before = envelope(7, board, score=3, winner=None)
+    changed = [dict(hexes) for hexes in board]
+    changed[41] = {"terrain": "bog", "owner": 2, "vikings": [1, 2, 3]}
+    after = envelope(9, changed, score=None, winner=2)
+    patch = view_patch(before, after)
+    # A patch names only what changed (a null stays a null), guarded by the base version
+    assert patch[0] == {"op": "test", "path": "/version", "value": 7}
+    assert jsonpatch.apply_patch(before, patch) == after
+    assert len(msgspec.json.encode(patch)) * 10 < len(msgspec.json.encode(after))
+    # Applied to another view, it fails rather than producing a wrong one
+    with pytest.raises(jsonpatch.JsonPatchTestFailed):
+        jsonpatch.apply_patch(envelope(8, board, score=3, winner=None), patch)

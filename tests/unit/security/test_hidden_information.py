@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import AsyncGenerator, AsyncIterator
-from typing import Any, cast
+from typing import Any
 
 import msgspec
 import pytest
@@ -28,8 +27,8 @@ from domain.engine import Game, fold
 from domain.games import game_names, get_game
 from service.adapters.notifications import Update
 from service.adapters.store.side import view_field
-from service.api.routes.stream import view_messages
 from service.core.codec import codec_for, is_meta_event
+from service.facade.live import LiveFeed
 from tests.fakes.players import ClientBot, stream_events
 from tests.unit.api.conftest import Api, bearer
 
@@ -124,16 +123,18 @@ async def every_json_view(api: Api, game_id: str) -> dict[bytes, bytes]:
 
 
 async def sse_view(api: Api, game_id: str, seat: int | None, update: Update) -> bytes:
-    """The view a server-sent event stream sends for `update`, as its `data`."""
+    """The view a live stream resumed at `update`'s version sends for it, as its `data`."""
+    feed = LiveFeed(api.skald.reads, game_id, seat, after=update.version)
+    messages = await feed.catch_up(update)
+    assert [message.kind for message in messages] == ["view"]
+    return messages[0].data
 
-    async def now() -> AsyncIterator[Update]:
-        yield update
 
-    messages = cast(AsyncGenerator[Any, None], view_messages(api.skald, game_id, seat, now()))
-    first = await anext(messages)
-    await messages.aclose()
-    assert first.event == "view"
-    return str(first.data).encode()
+async def sse_events(api: Api, game_id: str, seat: int | None) -> list[Any]:
+    """The events a live stream opened from the start sends, as their records."""
+    messages = await LiveFeed(api.skald.reads, game_id, seat).catch_up()
+    assert messages[-1].kind == "view"
+    return [msgspec.json.decode(message.data) for message in messages[:-1]]
 
 
 async def check_audience(
@@ -171,6 +172,8 @@ async def check_audience(
             expected_events.append(plain(decoded))
     assert [record["event"] for record in page["events"]] == expected_events
     assert all(record.get("hash", "") == "" for record in page["events"])
+    # The live stream sends the very same records
+    assert await sse_events(api, game_id, seat) == page["events"]
     # Everything else it may ask for, scanned for the seed below
     turn = await served.get(api, f"{base}/turn", token)
     assert turn["phase"] == "started" and set(turn["deadlines"]) == {str(s) for s in turn["to_act"]}
