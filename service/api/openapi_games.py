@@ -65,9 +65,14 @@ def camel(name: str) -> str:
     return "".join(part.capitalize() for part in name.replace("-", "_").split("_"))
 
 
-def game_path(game: str, path: str) -> str:
-    """The path of a game's own copy of an operation on `/games/{game_id}...`."""
-    return f"/{game}{path}"
+def game_path(game: str, path: str) -> str | None:
+    """The path of a game's own copy of an operation on `[/<version>]/games/{game_id}...`
+    (`/v1/games/{game_id}/view` -> `/v1/chess/games/{game_id}/view`); None for a path that
+    is not an operation on a game."""
+    version, found, rest = path.partition(GAME_PATH_PREFIX)
+    if not found or version.count("/") > 1:
+        return None
+    return f"{version}/{game}{GAME_PATH_PREFIX}{rest}"
 
 
 def ref(name: str) -> dict[str, str]:
@@ -265,7 +270,7 @@ def per_game_operations(
     """Copy each operation on a game to each game's own path, typed by that game's messages."""
     paths: dict[str, Any] = document["paths"]
     for path, item in list(paths.items()):
-        if not path.startswith(GAME_PATH_PREFIX):
+        if game_path("", path) is None:
             continue
         for game in games:
             prefix = camel(game)
@@ -279,4 +284,4 @@ def per_game_operations(
                 typed["tags"] = [game]
                 typed["summary"] = f"{operation.get('summary', '')} ({game})"
                 copied[method] = typed
-            paths[game_path(game, path)] = copied
+            paths[str(game_path(game, path))] = copied

@@ -207,7 +207,7 @@ def test_the_document_passes_the_linter_with_every_4xx_a_problem(
     assert spectral_errors(tools, served, tmp_path) == []
     # while one 4xx answered as plain JSON is one (the rule does catch it)
     broken = copy.deepcopy(served)
-    refused = broken["paths"]["/games/{game_id}/commands"]["post"]["responses"]["422"]
+    refused = broken["paths"]["/v1/games/{game_id}/commands"]["post"]["responses"]["422"]
     refused["content"] = {"application/json": refused["content"]["application/problem+json"]}
     errors = spectral_errors(tools, broken, tmp_path)
     assert len(errors) == 1 and errors[0].startswith("client-errors-are-problems"), errors
@@ -218,7 +218,7 @@ def test_a_games_stream_sends_the_messages_the_document_declares(
 ) -> None:
     # Given the declared stream of the race game's own path, and a seated race game
     declared = json.loads(document.read_text())
-    stream = declared["paths"]["/race/games/{game_id}/stream"]["get"]["responses"]["200"]
+    stream = declared["paths"]["/v1/race/games/{game_id}/stream"]["get"]["responses"]["200"]
     schema = {**stream["content"]["text/event-stream"]["schema"], **declared}
     with httpx.Client(base_url=live_service.url, timeout=10) as http:
         created = http.post("/games", json={"game": "race", "config": race_config(2, 20)})
