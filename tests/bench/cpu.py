@@ -97,6 +97,9 @@ class CpuMeter:
 
     def stop(self) -> dict[str, float]:
         """CPU seconds each group used since `start()`."""
+        if not self._started:
+            raise RuntimeError("the CPU meter was stopped without being started")
         ended = self._ticks()
         self.used = {name: (ended[name] - self._started[name]) / TICKS_PER_S for name in ended}
+        self._started = {}  # each window is started anew
         return self.used

@@ -269,7 +269,8 @@ async def paced(
 
     try:
         await asyncio.gather(
-            *(play(t, s, p) for t, s, p in zip(tables, sequences, streams, strict=True))
+            open_window(),
+            *(play(t, s, p) for t, s, p in zip(tables, sequences, streams, strict=True)),
         )
     finally:
         await asyncio.gather(*(s.close() for pair in streams for s in pair))
