@@ -10,7 +10,8 @@ common in views. The patch opens with a `test` of `/version`, so a client applyi
 other view gets an error from its JSON Patch library, never a wrong view; and a patch no
 smaller than the view is sent as the view.
 
-A resume (`after`: the SSE Last-Event-ID) sends the events after that version, then the whole
+A first connection starts at the current version (its view alone); a resume (`after`: the
+SSE Last-Event-ID, 0 for the whole game) sends the events after that version, then the whole
 view: every message carries its version as its id and all events up to a view's version are
 sent before that view, so the client has seen every version up to its last id and nothing
 after it is skipped or repeated.

@@ -118,10 +118,11 @@ async def live_messages(
             await pump
 
 
-def resume_point(header: str | None, query: int | None) -> int:
-    """The version a client resumes after (0: none), from Last-Event-ID or `last_event_id`."""
+def resume_point(header: str | None, query: int | None) -> int | None:
+    """The version a client resumes after, from Last-Event-ID or `last_event_id`; None for a
+    first connection (which starts with the current view)."""
     if header is None or not header.strip():
-        return query or 0
+        return query
     if not header.strip().isdigit():
         raise InvalidInput(
             "stream.bad_last_event_id",
@@ -183,6 +184,8 @@ async def stream_game(
     # Take the first version before answering: an unknown game, too many streams or Redis
     # down are then a problem response, not a stream that dies at once.
     first = await anext(updates)
+    if after is None:  # a first connection: the current view, then every version after it
+        after = first.version
     if after > first.version:
         await updates.aclose()
         raise InvalidInput(

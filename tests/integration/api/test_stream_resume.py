@@ -137,9 +137,9 @@ def follow_with_httpx_sse(
     with httpx.Client(base_url=url, timeout=httpx.Timeout(10, read=0.5)) as http:
         while not (final and received.view_at >= final[0]):
             budget = rng.choice(BUDGETS)
-            headers = auth(token)
-            if received.last_id:
-                headers["last-event-id"] = str(received.last_id)
+            # From version 0 on the first connection (without it, a stream opens at the
+            # current view), then from the last message's id.
+            headers = {**auth(token), "last-event-id": str(received.last_id)}
             received.connections += 1
             try:
                 with connect_sse(
