@@ -8,6 +8,8 @@ Only the game's own events are folded by `evolve`.
 
 from __future__ import annotations
 
+from typing import Annotated, Literal
+
 import msgspec
 
 
@@ -48,11 +50,14 @@ class GameCancelled(msgspec.Struct, tag="GameCancelled", tag_field="type", froze
 class Clock(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A game's turn timer: a clock per move, optionally a total clock with an increment."""
 
-    per_move_s: float  # e.g. 86400 (a day, async play) or 60 (live)
-    total_s: float = 0.0  # a seat's whole-game bank (0: none); each move adds `increment_s`
-    increment_s: float = 0.0
-    abandon_after: int = 3  # missed turns in a row after which a bot holds the seat for good
-    on_timeout: str = "bot"  # what acts for a seat whose deadline passed: a bot plays its turn
+    # e.g. 86400 (a day, async play) or 60 (live); from a second to a year
+    per_move_s: Annotated[float, msgspec.Meta(ge=1, le=366 * 86400)]
+    # a seat's whole-game bank (0: none); each move adds `increment_s`
+    total_s: Annotated[float, msgspec.Meta(ge=0)] = 0.0
+    increment_s: Annotated[float, msgspec.Meta(ge=0)] = 0.0
+    # missed turns in a row after which a bot holds the seat for good
+    abandon_after: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 3
+    on_timeout: Literal["bot"] = "bot"  # what acts for a seat whose deadline passed
 
 
 class ClockSet(msgspec.Struct, tag="ClockSet", tag_field="type", frozen=True):

@@ -48,6 +48,7 @@ ROUTES = [
     history.get_fairness,
     players.create_player,
     players.get_player,
+    players.token_options,
     players.rotate_token,
     players.revoke_token,
     players.list_player_games,

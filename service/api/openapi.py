@@ -18,6 +18,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 
 from contracts.api import Request
+from contracts.stream import Clock
 
 from .docs import SEAT_TOKEN_SCHEME
 from .openapi_games import (
@@ -84,7 +85,7 @@ def openapi_document(app: Litestar) -> dict[str, Any]:
 
 def _close_request_bodies(schemas: dict[str, Any]) -> None:
     """Request bodies refuse unknown fields (contracts.api.Request): say so."""
-    pending: list[type] = [Request]
+    pending: list[type] = [Request, Clock]
     while pending:
         kind = pending.pop()
         pending += kind.__subclasses__()

@@ -81,7 +81,10 @@ class Target:
 
     def aimed_at(self, path: str) -> tuple[str, str]:
         """The game (id, token) for an operation: its game's on a game's own path, else race."""
-        return self.games.get(path.split("/")[1], self.games["race"])
+        segments = path.split("/")[1:]
+        if segments and segments[0] == "v1":
+            segments = segments[1:]
+        return self.games.get(segments[0] if segments else "", self.games["race"])
 
     def lengths(self, game_id: str) -> tuple[int, int]:
         """(events, inbox) entries of the game's streams."""
@@ -99,7 +102,8 @@ def target() -> Iterator[Target]:
         games = {}
         with httpx.Client(base_url=server.url) as http:
             for name in game_names():
-                config = race_config(2, 30) if name == "race" else {"players": 2}
+                # Three seats: every game takes three players (some take no fewer).
+                config = race_config(2, 30) if name == "race" else {"players": 3}
                 game_id = http.post("/games", json={"game": name, "config": config}).json()[
                     "game_id"
                 ]

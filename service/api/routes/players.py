@@ -29,6 +29,7 @@ from service.shared.logging import log_fields
 from ..auth import bearer_token, required_seat
 from ..docs import problems
 from ..negotiation import reply
+from .games import options_route
 
 TAGS = ["players"]
 NO_STORE = {"cache-control": "no-store"}
@@ -201,3 +202,7 @@ async def cancel_game(
     """Cancel the game."""
     player_id = await acting_player(skald, request)
     return reply(request, await skald.players.cancel(player_id, game_id), 202)
+
+
+# Two handlers share /players/me/token: OPTIONS names both methods (Litestar's own would not).
+token_options = options_route("/players/me/token", rotate_token, revoke_token)
