@@ -32,6 +32,7 @@ from service.adapters.store.side import view_field
 RECHECK = -1  # the version of the update every listener gets when messages may have been lost
 _QUEUE_SIZE = 64
 _RECONNECT_DELAY_S = 0.5
+_PUBSUB_CALL_S = 2.0  # the longest a (un)subscribe may hold the notifier's lock
 
 log = structlog.get_logger("skald.notify")
 
@@ -105,7 +106,10 @@ class Notifier:
             if confirmed is None:
                 confirmed = self._confirmed[channel] = asyncio.Event()
                 try:
-                    await self._pubsub.subscribe(channel)
+                    # Bounded: the lock is held, and a pub/sub connection left half-way by a
+                    # cancelled caller must not hold every later listener up.
+                    async with asyncio.timeout(_PUBSUB_CALL_S):
+                        await self._pubsub.subscribe(channel)
                 except BaseException as exc:
                     self._drop(channel, queue)
                     if isinstance(exc, Exception) and not isinstance(exc, REDIS_OUTAGE):
@@ -131,7 +135,8 @@ class Notifier:
         # a 500); the subscription then died with the connection, and a channel left
         # subscribed by mistake only brings messages that no listener is handed.
         try:
-            await self._pubsub.unsubscribe(channel)
+            async with asyncio.timeout(_PUBSUB_CALL_S):  # bounded, as subscribing is
+                await self._pubsub.unsubscribe(channel)
         except Exception as exc:
             log.warning("notifier_unsubscribe_failed", channel=channel, error=repr(exc))
 
