@@ -129,9 +129,18 @@ def skald(
     lobby = Lobby(redis, prefix)
     notifier = Notifier(redis, prefix)
     metas = GameMetas(records, GAME_METAS_CACHED)
-    commands = CommandSide(settings, records, seats, lobby, notifier, drain_scheduler, metas)
+    commands = CommandSide(
+        settings,
+        records,
+        seats,
+        lobby,
+        notifier,
+        drain_scheduler,
+        metas,
+        deadlines=Deadlines(redis, prefix),
+    )
     reads = ReadSide(settings, records, seats, lobby, notifier, metas)
-    facade = Skald(
+    return Skald(
         settings,
         redis=redis,
         queue_redis=queue_redis,
@@ -144,10 +153,8 @@ def skald(
         notifier=notifier,
         store=events,
         tickets=StreamTickets(redis, prefix),
+        players=PlayerSide(commands, reads, Players(redis, prefix)),
     )
-    commands.deadlines = Deadlines(redis, prefix)
-    facade.players = PlayerSide(commands, reads, Players(redis, prefix))
-    return facade
 
 
 async def connect(settings: Settings) -> Skald:

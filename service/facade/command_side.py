@@ -73,6 +73,7 @@ class CommandSide:
         notifier: Notifier,
         scheduler: DrainScheduler,
         metas: GameMetas,
+        deadlines: Deadlines | None = None,
     ) -> None:
         self.settings = settings
         self.store = store
@@ -84,7 +85,7 @@ class CommandSide:
         # Called once every seat of a game is taken (the player side starts the games players
         # created); None: nothing to do (guest games start at creation).
         self.on_seats_full: Callable[[str], Awaitable[None]] | None = None
-        self.deadlines: Deadlines | None = None  # where timed games' deadlines are indexed
+        self.deadlines = deadlines  # where timed games' deadlines are indexed
 
     @redis_guarded
     async def create_game(

@@ -38,8 +38,6 @@ class Skald:
     """The service's operations: `commands`, `reads`, `history`, `players`, and who a token
     is."""
 
-    players: PlayerSide  # set by `service.bootstrap` once the command and read sides exist
-
     def __init__(
         self,
         settings: Settings,
@@ -55,6 +53,7 @@ class Skald:
         notifier: Notifier,
         store: EventStore,
         tickets: StreamTickets,
+        players: PlayerSide,
     ) -> None:
         """Built by `service.bootstrap`, the one place that wires the object graph."""
         self.settings = settings
@@ -62,6 +61,7 @@ class Skald:
         self._queue_redis = queue_redis
         self.commands = commands
         self.reads = reads
+        self.players = players
         self.history = history
         self.metas = metas
         self.seats = seats
