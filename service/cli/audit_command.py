@@ -34,6 +34,13 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--command", dest="command_id", metavar="ID", help="audit this command id instead"
     )
+    parser.add_argument(
+        "--seat",
+        type=int,
+        metavar="SEAT",
+        help="the seat that sent the --command id (command ids are per seat; needed only when "
+        "several seats used the id; -1 for the service's own commands)",
+    )
     parser.add_argument("--json", action="store_true", help="print the audit as JSON")
     parser.set_defaults(run=run)
 
@@ -46,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     async def audit(service: HistoryService) -> tuple[GameHistory, AuditReport]:
         history = await service.history(args.game_id)
         if args.command_id is not None:
-            return history, audit_command(history, args.command_id, OPERATOR)
+            return history, audit_command(history, args.seat, args.command_id, OPERATOR)
         return history, audit_version(history, args.version, OPERATOR)
 
     history, report = with_history(audit)

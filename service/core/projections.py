@@ -21,6 +21,7 @@ import msgspec
 
 from contracts.api import EventRecord, Turn
 from contracts.stream import SeedRevealed
+from service.adapters.store.command_keys import shown_id
 from service.adapters.store.records import StoredEvent
 from service.adapters.store.side import view_field
 from service.core.codec import GameCodec, is_meta_event
@@ -102,7 +103,7 @@ def visible_records(
                 version=stored.version,
                 event=msgspec.to_builtins(event),
                 hash=stored.hash.hex() if finished else "",
-                command_id=stored.command_id,
+                command_id=shown_id(stored.command_id),
             )
         )
     return records

@@ -201,13 +201,11 @@ class CommandSide:
                     await self.scheduler.schedule(job_id)
                 return CommandOutcome(command_id=command_id, status="queued", seat=seat)
             case Duplicate(received=first, record=record):
-                if first.seat != seat or first.body != body:
-                    # One answer whether this seat or another sent the id: the reply never
-                    # tells which seat's command an id names.
+                if first.body != body:
                     raise Conflict(
                         "command.id_reused",
-                        "this command id was already used in this game for another command; "
-                        "choose a fresh one",
+                        "this seat already used this command id in this game for another "
+                        "command; choose a fresh one",
                     )
                 return api_outcome(command_id, record)
             case Throttled(retry_after_ms=retry_after_ms):
@@ -223,14 +221,29 @@ class CommandSide:
     async def outcome(
         self, game_id: str, command_id: str, *, seat: int | None = None
     ) -> CommandOutcome:
-        """What became of a command so far; NotFound for an unknown id (or another seat's)."""
-        await self.metas.get(game_id)
-        record = await self.store.command(game_id, command_id)
-        if record is None and await self.store.meta(game_id) is None:
+        """What became of a seat's command so far; NotFound when the seat never sent that id
+        (command ids are per seat: another seat's command with the same id is never found).
+
+        Without a seat (operators, the service's own system commands under seat -1, tests):
+        the command of that id whichever seat sent it, Conflict `command.ambiguous` when
+        several seats used it. The API always names the caller's seat."""
+        meta = await self.metas.get(game_id)
+        seats = range(-1, meta.seats) if seat is None else (seat,)
+        found = [
+            record
+            for candidate in seats
+            if (record := await self.store.command(game_id, candidate, command_id)) is not None
+        ]
+        if not found and await self.store.meta(game_id) is None:
             await self.store.absent(game_id)  # quarantined (or damaged) since cached
-        if record is None or (seat is not None and record.seat != seat):
+        if not found:
             raise NotFound("command.not_found", f"no command {command_id!r} in this game")
-        return api_outcome(command_id, record)
+        if len(found) > 1:
+            raise Conflict(
+                "command.ambiguous",
+                f"several seats sent a command {command_id!r}: name the seat",
+            )
+        return api_outcome(command_id, found[0])
 
     @redis_guarded
     async def wait_outcome(

@@ -33,6 +33,7 @@ from service.core.codec import codec_for
 from service.core.pipeline.lifecycle import (
     CANCEL_ID,
     START_ID,
+    SYSTEM_SEAT,
     CancelGame,
     Resign,
     StartGame,
@@ -176,7 +177,7 @@ class PlayerSide:
                 break
         await self.commands.lobby.close(game_id, meta.game)
         await self._start_when_full(game_id)
-        return await self.commands.outcome(game_id, START_ID)
+        return await self.commands.outcome(game_id, START_ID, seat=SYSTEM_SEAT)
 
     @redis_guarded
     async def cancel(self, player_id: str, game_id: str) -> CommandOutcome:
@@ -184,14 +185,14 @@ class PlayerSide:
         meta = await self._own(player_id, game_id)
         await self._system(game_id, CANCEL_ID, CancelGame(player_id))
         await self.commands.lobby.close(game_id, meta.game)
-        return await self.commands.outcome(game_id, CANCEL_ID)
+        return await self.commands.outcome(game_id, CANCEL_ID, seat=SYSTEM_SEAT)
 
     @redis_guarded
     async def resign(self, game_id: str, seat: int) -> CommandOutcome:
         """The seat (authenticated by its token) resigns: a bot plays it from now on."""
         await self.commands.metas.get(game_id)
         await self._system(game_id, resign_id(seat), Resign(seat))
-        return await self.commands.outcome(game_id, resign_id(seat))
+        return await self.commands.outcome(game_id, resign_id(seat), seat=SYSTEM_SEAT)
 
     @redis_guarded
     async def rematch(self, player_id: str, game_id: str) -> Rematch:

@@ -23,6 +23,7 @@ from service.adapters.archive.archive_record import (
     decode_archive,
 )
 from service.adapters.archive.archive_store import ArchiveStore
+from service.adapters.store.command_keys import command_key
 from service.adapters.store.ports import GameMissing
 from service.adapters.store.records import (
     RECORD_DECODER,
@@ -176,18 +177,23 @@ class ArchiveBackedStore:
             return []
         return game.events[after : None if limit is None else after + limit]
 
-    async def command(self, game_id: str, command_id: str) -> CommandRecord | None:
-        """What became of a command, None if never received."""
-        record = await self.hot.command(game_id, command_id)
+    async def command(self, game_id: str, seat: int, command_id: str) -> CommandRecord | None:
+        """What became of a seat's command, None if the seat never sent that id."""
+        record = await self.hot.command(game_id, seat, command_id)
         if record is not None or (game := await self._cold_unless_hot(game_id)) is None:
             return record
-        stored = game.outcomes.get(command_id)
-        if stored is None:
-            return None
-        try:
-            return RECORD_DECODER.decode(stored)
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            raise GameDamaged(game_id, "an archived outcome record does not decode") from None
+        keyed = game.outcomes.get(command_key(seat, command_id))
+        bare = game.outcomes.get(command_id)  # a record from before ids were per seat
+        for stored in (keyed, bare):
+            if stored is None:
+                continue
+            try:
+                record = RECORD_DECODER.decode(stored)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                raise GameDamaged(game_id, "an archived outcome record does not decode") from None
+            if stored is keyed or record.seat == seat:
+                return record
+        return None
 
     async def received(self, game_id: str, inbox_id: str) -> ReceivedCommand | None:
         """The command stored under an inbox id."""

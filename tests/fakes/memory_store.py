@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from service.adapters.store.command_keys import command_key
 from service.adapters.store.ports import (
     AlreadyDecided,
     CommitFailed,
@@ -174,7 +175,7 @@ class InMemoryEventStore:
     ) -> SubmitResult:
         """Append to the inbox and mark the game ready; claim a runner slot if one is free."""
         game = self._game(game_id)
-        known = game.commands.get(command.command_id)
+        known = game.commands.get(command.key)
         if known is not None:
             received = await self.received(game_id, known.inbox_id)
             assert received is not None
@@ -193,14 +194,14 @@ class InMemoryEventStore:
                 command.seat, command.command_id, command.request_id, command.body, inbox_id
             )
         )
-        game.commands[command.command_id] = CommandRecord("queued", command.seat, inbox_id)
+        game.commands[command.key] = CommandRecord("queued", command.seat, inbox_id)
         self._mark_ready(game_id)
         return Accepted(inbox_id, self._claim_slot(runner_job_id))
 
-    async def command(self, game_id: str, command_id: str) -> CommandRecord | None:
-        """What became of a command, None if never received."""
+    async def command(self, game_id: str, seat: int, command_id: str) -> CommandRecord | None:
+        """What became of a seat's command, None if the seat never sent that id."""
         game = self._games.get(game_id)
-        return None if game is None else game.commands.get(command_id)
+        return None if game is None else game.commands.get(command_key(seat, command_id))
 
     async def received(self, game_id: str, inbox_id: str) -> ReceivedCommand | None:
         """The command stored under an inbox id."""
@@ -226,9 +227,9 @@ class InMemoryEventStore:
         if game.head.version != batch.expected_version:
             raise VersionConflict(game_id, batch.expected_version, game.head.version)
         for decided in batch.decided:
-            known = game.commands.get(decided.command_id)
+            known = game.commands.get(decided.key)
             if known is None or known.status != "queued":
-                raise AlreadyDecided(game_id, decided.command_id)
+                raise AlreadyDecided(game_id, decided.key)
         for decided in batch.decided:
             # Records are kept as objects here, but must be storable as on Redis.
             try:
@@ -240,7 +241,7 @@ class InMemoryEventStore:
             version += 1
             game.events.append(StoredEvent(version, event.data, event.hash, event.command_id))
         for decided in batch.decided:
-            game.commands[decided.command_id] = decided.record
+            game.commands[decided.key] = decided.record
         game.head = Head(
             version, batch.head_hash, batch.cursor, game.head.finished or batch.finished
         )

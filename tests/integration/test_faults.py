@@ -92,11 +92,11 @@ async def test_games_survive_workers_killed_at_random(
         for event in stored:
             versions_by_command[event.command_id].append(event.version)
         for received in inbox:
-            outcome = await skald.commands.outcome(game_id, received.command_id)
+            outcome = await skald.commands.outcome(game_id, received.command_id, seat=received.seat)
             assert outcome.status == "applied"
             span = list(range(outcome.first_version or 0, (outcome.last_version or -1) + 1))
-            assert versions_by_command[received.command_id] == span  # applied exactly once
-        assert len(inbox) == len({r.command_id for r in inbox})
+            assert versions_by_command[received.key] == span  # applied exactly once
+        assert len(inbox) == len({r.key for r in inbox})
         state = fold(codec.game, stream_events([codec.decode_event(e.data) for e in stored]))
         assert codec.game.outcome(state) is not None
     print(f"\n{sum(sent)} commands in {games} games, {sum(sent) // kill_every} worker kills")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import msgspec
 import zstandard
 
+from service.adapters.store.command_keys import command_key
 from service.adapters.store.records import RECORD_ENCODER, CommandRecord
 from service.shared.errors import GameDamaged
 
@@ -68,19 +69,23 @@ class ArchivedGame(msgspec.Struct, frozen=True, array_like=True):
 
 def applied_outcomes(events: list[ArchivedEvent], inbox: list[ArchivedCommand]) -> dict[str, bytes]:
     """The outcome record, as stored, of each command that produced events: applied, by its
-    seat, from its inbox entry, over the versions of its events."""
+    seat, from its inbox entry, over the versions of its events. Keyed as the commands hash
+    keys it: `<seat>:<id>`, or the bare id for a command decided before ids were per seat."""
     versions: dict[str, tuple[int, int]] = {}
     for version, event in enumerate(events, 1):
         if event.command_id is not None:
             first, _ = versions.get(event.command_id, (version, version))
             versions[event.command_id] = (first, version)
-    return {
-        command.command_id: RECORD_ENCODER.encode(
-            CommandRecord("applied", command.seat, command.inbox_id, *versions[command.command_id])
-        )
-        for command in inbox
-        if command.command_id in versions
-    }
+    derived = {}
+    for command in inbox:
+        key = command_key(command.seat, command.command_id)
+        if key not in versions:
+            key = command.command_id  # a bare tag names the first command with that id
+            if key not in versions or key in derived:
+                continue
+        record = CommandRecord("applied", command.seat, command.inbox_id, *versions[key])
+        derived[key] = RECORD_ENCODER.encode(record)
+    return derived
 
 
 _encoder = msgspec.msgpack.Encoder()

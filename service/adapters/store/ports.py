@@ -161,8 +161,9 @@ class CommandInbox(Protocol):
         `runner_job_id` when one is free. GameMissing for no game."""
         ...
 
-    async def command(self, game_id: str, command_id: str) -> CommandRecord | None:
-        """What became of a command (status "queued" until decided), None if never received."""
+    async def command(self, game_id: str, seat: int, command_id: str) -> CommandRecord | None:
+        """What became of a seat's command (status "queued" until decided), None if the seat
+        never sent that id (command ids are per seat: `command_keys`)."""
         ...
 
     async def received(self, game_id: str, inbox_id: str) -> ReceivedCommand | None:

@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from service.adapters.store.command_keys import command_key
+
 NO_INBOX_ID = "0-0"
 
 CommandStatus = Literal["queued", "applied", "refused"]
@@ -61,6 +63,11 @@ class ReceivedCommand(msgspec.Struct, frozen=True):
     inbox_id: str = ""  # set by the store when appended
 
     @property
+    def key(self) -> str:
+        """The command's key in its game (`<seat>:<id>`, see `command_keys`)."""
+        return command_key(self.seat, self.command_id)
+
+    @property
     def received_ms(self) -> int:
         """When Redis received the command, in ms since the epoch (the inbox id's time)."""
         return int(self.inbox_id.split("-", 1)[0])
@@ -106,6 +113,11 @@ class Decided(msgspec.Struct, frozen=True):
 
     command_id: str
     record: CommandRecord
+
+    @property
+    def key(self) -> str:
+        """The command's key in its game (`<seat>:<id>`, see `command_keys`)."""
+        return command_key(self.record.seat, self.command_id)
 
 
 class Batch(msgspec.Struct, frozen=True):

@@ -7,6 +7,7 @@ from typing import Any, NoReturn
 
 import msgspec
 
+from service.adapters.store.command_keys import command_key
 from service.adapters.store.damage import checked_view, contiguous_events, game_absent
 from service.adapters.store.ports import GameExists
 from service.adapters.store.records import (
@@ -127,30 +128,17 @@ class RedisEventLog(RedisGames):
         rate_window_ms: int,
     ) -> SubmitResult:
         """Append to the inbox and mark the game ready; claim a runner slot if one is free."""
-        keys = self.keys(game_id)
-        reply = await self.scripts.submit(
-            keys=[
-                keys.meta,
-                keys.commands,
-                keys.inbox,
-                keys.rate(command.seat),
-                self.ready_key,
-                self.runners_key,
-                self.pending_key,
-            ],
-            args=[
-                command.command_id,
-                command.seat,
-                command.request_id,
-                command.body,
-                runner_job_id,
-                rate_limit,
-                rate_window_ms,
-                game_id,
-                self.runners.max_runners,
-                self.runners.slot_ttl_ms,
-            ],
-        )
+        reply = await self._submit(game_id, command, runner_job_id, rate_limit, rate_window_ms)
+        if reply[0] == b"bare":
+            # A record under the bare id, from before ids were per seat: the seat's own
+            # command if the record says so, otherwise the id is free for this seat.
+            record = await self._record(game_id, reply[1])
+            if record.seat == command.seat:
+                reply = [b"duplicate", reply[1]]
+            else:
+                reply = await self._submit(
+                    game_id, command, runner_job_id, rate_limit, rate_window_ms, check_bare=False
+                )
         kind = reply[0]
         if kind == b"nogame":
             await self.absent(game_id)
@@ -163,6 +151,43 @@ class RedisEventLog(RedisGames):
         assert received is not None, "a known command is always in the inbox"
         return Duplicate(received, record)
 
+    async def _submit(
+        self,
+        game_id: str,
+        command: ReceivedCommand,
+        runner_job_id: str,
+        rate_limit: int,
+        rate_window_ms: int,
+        *,
+        check_bare: bool = True,
+    ) -> Any:
+        keys = self.keys(game_id)
+        return await self.scripts.submit(
+            keys=[
+                keys.meta,
+                keys.commands,
+                keys.inbox,
+                keys.rate(command.seat),
+                self.ready_key,
+                self.runners_key,
+                self.pending_key,
+            ],
+            args=[
+                command.key,
+                command.seat,
+                command.request_id,
+                command.body,
+                runner_job_id,
+                rate_limit,
+                rate_window_ms,
+                game_id,
+                self.runners.max_runners,
+                self.runners.slot_ttl_ms,
+                command.command_id,
+                int(check_bare),
+            ],
+        )
+
     async def _record(self, game_id: str, stored: bytes) -> CommandRecord:
         if not is_inbox_id(stored):
             try:
@@ -174,12 +199,17 @@ class RedisEventLog(RedisGames):
         seat = received.seat if received is not None else -1
         return CommandRecord("queued", seat, inbox_id)
 
-    async def command(self, game_id: str, command_id: str) -> CommandRecord | None:
-        """What became of a command, None if never received."""
-        stored: Any = await self.redis.hget(self.keys(game_id).commands, command_id)
-        if stored is None:
+    async def command(self, game_id: str, seat: int, command_id: str) -> CommandRecord | None:
+        """What became of a seat's command, None if the seat never sent that id."""
+        keyed, bare = await self.redis.hmget(
+            self.keys(game_id).commands, [command_key(seat, command_id), command_id]
+        )
+        if keyed is not None:
+            return await self._record(game_id, keyed)
+        if bare is None:
             return None
-        return await self._record(game_id, stored)
+        record = await self._record(game_id, bare)  # written before ids were per seat
+        return record if record.seat == seat else None
 
     async def received(self, game_id: str, inbox_id: str) -> ReceivedCommand | None:
         """The command stored under an inbox id."""

@@ -124,7 +124,7 @@ class RedisDrainRounds(RedisGames):
         for event in batch.events:
             args += [event.data, event.hash, event.command_id or ""]
         for decided, record in zip(batch.decided, records, strict=True):
-            args += [decided.command_id, record]
+            args += [decided.key, decided.command_id, record]
         for name, value in batch.views.items():
             args += [name, value]
         script_keys = [

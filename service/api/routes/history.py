@@ -45,9 +45,11 @@ def audited_version(stored: StoredGame, version: int, audience: Audience) -> Any
     return audit_version(decode_history(stored), version, audience)
 
 
-def audited_command(stored: StoredGame, command_id: str, audience: Audience) -> Any:
-    """The audit of a command of a stored game (run in the history pool)."""
-    return audit_command(decode_history(stored), command_id, audience)
+def audited_command(
+    stored: StoredGame, seat: int | None, command_id: str, audience: Audience
+) -> Any:
+    """The audit of a seat's command of a stored game (run in the history pool)."""
+    return audit_command(decode_history(stored), seat, command_id, audience)
 
 
 def fairness_of(stored: StoredGame) -> Any:
@@ -146,8 +148,11 @@ async def get_audit_by_version(
     operation_id="getAuditByCommand",
     summary="Audit a command, applied, refused or queued",
     description="The audit of any command the game received, by its id: refused commands "
-    "are kept with the reason they were refused. What is shown follows the same rules as "
-    "the audit by version.",
+    "are kept with the reason they were refused. Command ids are per seat, so a command is "
+    "named by its seat and its id: `seat` (the seat that sent it, -1 for the service's own "
+    "commands), by default the seat of the bearer token. Without a token and without `seat`, "
+    "the one command with that id (409 `command.ambiguous` when several seats sent it). What "
+    "is shown follows the same rules as the audit by version.",
     tags=TAGS,
     security=OPTIONAL_SEAT_TOKEN,
     responses=problems(400, 401, 404, 409, 429, 503),
@@ -157,11 +162,20 @@ async def get_audit_by_command(
     skald: NamedDependency[Skald],
     game_id: FromPath[str],
     command_id: FromPath[str],
+    seat: Annotated[
+        int | None,
+        QueryParameter(
+            ge=-1,
+            schema_extra={"minimum": -1},
+            description="The seat that sent the command (default: the token's seat).",
+        ),
+    ] = None,
 ) -> Response[AuditReport]:
-    """The audit of one command."""
+    """The audit of one seat's command."""
     audience = await audience_of(skald, request, game_id)
+    sender = audience.seat if seat is None else seat
     report: AuditReport = await computed(
-        request, skald, game_id, audited_command, command_id, audience
+        request, skald, game_id, audited_command, sender, command_id, audience
     )
     return reply(request, report, headers=PRIVATE)
 

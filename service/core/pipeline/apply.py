@@ -184,7 +184,7 @@ def _decide_one(session: GameSession, plan: BatchPlan, received: ReceivedCommand
         return _refusal(received, "engine.error", "the rules failed on this command")
 
     def play() -> bool:
-        return evolve_all(session, plan.events, events, received.command_id)
+        return evolve_all(session, plan.events, events, received.key)
 
     return _applied(session, plan, received, play, acting=received.seat, moved_itself=True)
 
@@ -200,7 +200,7 @@ def _decide_system(
             timeout = command
 
             def stand_in() -> bool:
-                return time_out(session, plan.events, timeout, received.command_id)
+                return time_out(session, plan.events, timeout, received.key)
 
             return _applied(
                 session, plan, received, stand_in, acting=command.seat, moved_itself=False
@@ -212,7 +212,7 @@ def _decide_system(
 
             def resign() -> bool:
                 event = SeatResigned(resigning.seat)
-                append_service(session, plan.events, event, received.command_id)
+                append_service(session, plan.events, event, received.key)
                 return False
 
             return _applied(
@@ -224,7 +224,7 @@ def _decide_system(
     if ends:
         first = session.version + 1
         for event in events:
-            append_service(session, plan.events, event, received.command_id)
+            append_service(session, plan.events, event, received.key)
         seed = SeedRevealed(session.seed.hex())
         append(session, plan.events, session.codec.encode_event(seed), None)
         session.finished = True
@@ -234,7 +234,7 @@ def _decide_system(
 
     def begin() -> bool:
         for event in events:
-            append_service(session, plan.events, event, received.command_id)
+            append_service(session, plan.events, event, received.key)
         return False
 
     return _applied(session, plan, received, begin, acting=None, moved_itself=False)
@@ -268,7 +268,7 @@ def _applied(
                 plan.deadlines,
                 acting,
                 moved_itself=moved_itself,
-                command_id=received.command_id,
+                command_id=received.key,
                 now_ms=plan.now_ms,
             )
     except Exception:
@@ -286,7 +286,7 @@ def _applied(
     own = [
         i
         for i in range(events_before, len(plan.events))
-        if plan.events[i].command_id == received.command_id
+        if plan.events[i].command_id == received.key
     ]
     if not own:
         return CommandRecord("applied", received.seat, received.inbox_id)

@@ -14,7 +14,12 @@ from contracts.stream import BOT_ID_PREFIX, SeedRevealed
 from service.core.pipeline.chain import first_broken_link
 from service.read.history.disclosure import Audience, Disclosure, plain
 from service.read.history.fairness import fairness_report
-from service.read.history.history_errors import CommandNotFound, CorruptHistory, VersionNotFound
+from service.read.history.history_errors import (
+    AmbiguousCommand,
+    CommandNotFound,
+    CorruptHistory,
+    VersionNotFound,
+)
 from service.read.history.record import GameHistory, Step
 from service.read.history.replay import command_data, received_at, withheld_notes
 
@@ -44,9 +49,19 @@ def audit_version(history: GameHistory, version: int, audience: Audience) -> Aud
     return _audit_event(history, version, subject, audience)
 
 
-def audit_command(history: GameHistory, command_id: str, audience: Audience) -> AuditReport:
-    """The audit of a command by its id, whatever became of it."""
-    step = history.step_of(command_id)
+def audit_command(
+    history: GameHistory, seat: int | None, command_id: str, audience: Audience
+) -> AuditReport:
+    """The audit of a seat's command by its id, whatever became of it. Command ids are per
+    seat; with no seat named, the one command of that id (AmbiguousCommand when several seats
+    sent it). The move list is public, so naming a command reveals nothing more."""
+    if seat is not None:
+        step = history.step_of(seat, command_id)
+    else:
+        named = history.steps_named(command_id)
+        if len(named) > 1:
+            raise AmbiguousCommand(command_id, [step.seat for step in named])
+        step = named[0] if named else None
     if step is None:
         raise CommandNotFound(command_id)
     return audit_step(history, step, audience, None)

@@ -24,6 +24,7 @@ import msgspec
 from contracts.api import EventRecord
 from contracts.stream import GameCreated, SeedRevealed
 from domain.engine import Game
+from service.adapters.store.command_keys import shown_id
 from service.adapters.store.records import StoredEvent
 from service.shared.errors import Forbidden
 
@@ -104,7 +105,7 @@ class Disclosure:
                     version=stored_event.version,
                     event=plain(shown),
                     hash=stored_event.hash.hex() if self.everything else "",
-                    command_id=stored_event.command_id,
+                    command_id=shown_id(stored_event.command_id),
                 )
             )
         return records

@@ -62,3 +62,16 @@ class CommandNotFound(NotFound):
 
     def __init__(self, command_id: str) -> None:
         super().__init__("command.not_found", f"no command {command_id!r} in this game")
+
+
+class AmbiguousCommand(Conflict):
+    """An audit named a command by its id alone, and several seats sent that id (command ids
+    are per seat)."""
+
+    def __init__(self, command_id: str, seats: list[int]) -> None:
+        listed = ", ".join(str(seat) for seat in seats)
+        super().__init__(
+            "command.ambiguous",
+            f"seats {listed} each sent a command {command_id!r}: name the seat",
+            details={"seats": seats},
+        )

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import msgspec
+
+from service.adapters.store.command_keys import split_key
 from service.adapters.store.ports import GameMissing, HistoryStore
 from service.adapters.store.records import (
     NO_INBOX_ID,
@@ -75,17 +78,36 @@ async def read_inbox(store: HistoryStore, game_id: str) -> list[ReceivedCommand]
 
 
 async def read_game(store: HistoryStore, game_id: str) -> StoredGame:
-    """The game's record at its current head (see the module docstring)."""
+    """The game's record at its current head (see the module docstring). Every event's command
+    tag is the key of its command (`<seat>:<id>`), bare tags of old records included."""
     meta, head = await read_head(store, game_id)
     events = await store.read(game_id, 0, head.version) if head.version else []
+    inbox = await read_inbox(store, game_id)
+    events = keyed_events(events, inbox)
     with_events = {event.command_id for event in events if event.command_id is not None}
     cursor = inbox_order(head.cursor)
     commands = []
-    for received in await read_inbox(store, game_id):
+    for received in inbox:
         decided = inbox_order(received.inbox_id) <= cursor
         record = None
-        if decided and received.command_id not in with_events:
+        if decided and received.key not in with_events:
             # Refused, or applied with no events: only the outcome record tells which.
-            record = await store.command(game_id, received.command_id)
+            record = await store.command(game_id, received.seat, received.command_id)
         commands.append(StoredCommand(received, decided, record))
     return StoredGame(game_id, meta, head, events, commands)
+
+
+def keyed_events(events: list[StoredEvent], inbox: list[ReceivedCommand]) -> list[StoredEvent]:
+    """The events with each bare command tag (written before command ids were per seat, when
+    an id named one command of the game) replaced by the key of the first command received
+    with that id. A tag that names no command stays as it is (verify reports it)."""
+    first_with_id: dict[str, str] = {}
+    for received in inbox:
+        first_with_id.setdefault(received.command_id, received.key)
+    keyed = []
+    for event in events:
+        tag = event.command_id
+        if tag is not None and split_key(tag) is None and tag in first_with_id:
+            event = msgspec.structs.replace(event, command_id=first_with_id[tag])
+        keyed.append(event)
+    return keyed

@@ -17,6 +17,7 @@ import msgspec
 from contracts.history import CommandStatus, Refusal
 from contracts.stream import GameCreated, SeedRevealed
 from domain.engine import Game, fold
+from service.adapters.store.command_keys import command_key
 from service.adapters.store.records import (
     CommandRecord,
     GameMeta,
@@ -63,6 +64,11 @@ class Step:
         """The seat that sent the command."""
         return self.received.seat
 
+    @property
+    def key(self) -> str:
+        """The command's key in the game: command ids are per seat (`<seat>:<id>`)."""
+        return self.received.key
+
 
 class GameHistory:
     """One game's decoded stream and commands, read at one head (see `decode_history`)."""
@@ -78,7 +84,7 @@ class GameHistory:
         self.codec = codec
         self.events = events  # decoded, events[v - 1] is version v
         self.steps = _place_steps(stored, events)
-        self._by_command = {step.command_id: step for step in self.steps}
+        self._by_command = {step.key: step for step in self.steps}
 
     @property
     def game(self) -> Game:
@@ -135,9 +141,14 @@ class GameHistory:
                 return step
         return None
 
-    def step_of(self, command_id: str) -> Step | None:
-        """The step of a command id, or None when the game never received it."""
-        return self._by_command.get(command_id)
+    def step_of(self, seat: int, command_id: str) -> Step | None:
+        """The step of a seat's command id, or None when the seat never sent it (command ids
+        are per seat: two seats' commands may share an id)."""
+        return self._by_command.get(command_key(seat, command_id))
+
+    def steps_named(self, command_id: str) -> list[Step]:
+        """Every seat's command with this id (operators name a command by its id alone)."""
+        return [step for step in self.steps if step.command_id == command_id]
 
     def decided_steps(self, up_to: int) -> list[Step]:
         """Commands decided by `up_to`: applied ones whose first event is at most `up_to`,
@@ -237,7 +248,7 @@ def _step(
     received = command.received
     if not command.decided:
         return Step(received, "queued", head)
-    span = spans.get(received.command_id)
+    span = spans.get(received.key)
     if span is not None:
         return Step(received, "applied", span[0] - 1, span[0], span[1])
     record = command.record

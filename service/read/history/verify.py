@@ -125,7 +125,7 @@ def check_events(history: GameHistory) -> Check:
 
 async def check_outcomes(store: HistoryStore, history: GameHistory) -> Check:
     """Each decided command's outcome record against the events it produced (or not)."""
-    known = {step.command_id for step in history.steps}
+    known = {step.key for step in history.steps}
     for stored_event in history.stored:
         command_id = stored_event.command_id
         if command_id is None or command_id.startswith(BOT_ID_PREFIX):
@@ -142,7 +142,7 @@ async def check_outcomes(store: HistoryStore, history: GameHistory) -> Check:
             continue
         decided += 1
         try:
-            record = await store.command(history.game_id, step.command_id)
+            record = await store.command(history.game_id, step.seat, step.command_id)
         except GameDamaged as exc:
             return _failed("outcomes", exc.damage, step.first_version or step.version_before)
         status = None if record is None else record.status
@@ -151,8 +151,8 @@ async def check_outcomes(store: HistoryStore, history: GameHistory) -> Check:
         if status != step.status or (status == "applied" and spans != recorded):
             return _failed(
                 "outcomes",
-                f"command {step.command_id!r}: the record says {status} {recorded}, the "
-                f"events say {step.status} {spans}",
+                f"seat {step.seat}'s command {step.command_id!r}: the record says {status} "
+                f"{recorded}, the events say {step.status} {spans}",
                 step.first_version or step.version_before,
             )
     return _ok("outcomes", f"{decided} decided commands agree with the events")

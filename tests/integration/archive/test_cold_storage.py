@@ -170,7 +170,7 @@ async def test_a_command_received_while_archiving_keeps_the_game_in_redis(
 
     await harness.run_jobs()  # the late command is refused (the game is over)...
     assert (await archiver.run()).archived == [game_id]  # ...and then the game is archived
-    assert (await reads.command(game_id, "late")).status == "refused"
+    assert (await reads.command(game_id, 0, "late")).status == "refused"
 
 
 async def test_a_directory_that_cannot_be_written_loses_nothing(

@@ -191,25 +191,6 @@ def test_location_escapes_each_id_as_one_path_segment() -> None:
     assert command_path("g-1", "a/b c?d") == "/games/g-1/commands/a%2Fb%20c%3Fd"
 
 
-async def test_another_seats_command_id_gets_the_answer_of_a_reused_id(api: Api) -> None:
-    game_id, tokens = await api.seated_game()
-    seat = (await turn(api, game_id))["to_act"][0]
-    url = f"/games/{game_id}/commands"
-    await api.client.post(
-        url, json={"command_id": "c", "command": MOVE}, headers=bearer(tokens[seat])
-    )
-    other = await api.client.post(
-        url, json={"command_id": "c", "command": MOVE}, headers=bearer(tokens[1 - seat])
-    )
-    own = await api.client.post(
-        url,
-        json={"command_id": "c", "command": {"type": "Move", "steps": 2}},
-        headers=bearer(tokens[seat]),
-    )
-    assert assert_problem(other, 409, "command.id_reused")["detail"] == own.json()["detail"]
-    assert "seat" not in other.text
-
-
 async def test_a_client_hanging_up_mid_body_is_a_499_in_logs_and_metrics(
     log_output: io.StringIO, api: Api
 ) -> None:

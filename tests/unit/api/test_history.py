@@ -153,7 +153,7 @@ async def test_a_refused_command_is_audited_by_its_id_with_the_rules_reason(api:
     assert own["status"] == "refused"
     assert own["refusal"]["code"] == "race.bad_steps"
     assert own["command"]["command"] == {"type": "Move", "steps": 9}
-    theirs = (await get(api, path, race.tokens[1 - seat])).json()
+    theirs = (await get(api, path, race.tokens[1 - seat], seat=seat)).json()
     assert theirs["status"] == "refused" and "refusal" not in theirs
     unknown = await get(api, f"/games/{race.game_id}/commands/nope/audit")
     assert (unknown.status_code, unknown.json()["code"]) == (404, "command.not_found")

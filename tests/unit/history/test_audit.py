@@ -50,7 +50,7 @@ async def test_an_applied_move_shows_the_command_the_table_before_and_what_it_pr
         before = played.states[sent.version_before]
         produced = decide(game, before, sent.command, sent.seat, Chance(played.seed))
         # When the move is audited by the version of each of its events, and by its id
-        by_id = audit_command(await service.history("g1"), sent.command_id, SPECTATOR)
+        by_id = audit_command(await service.history("g1"), sent.seat, sent.command_id, SPECTATOR)
         for version in range(sent.version_before + 1, sent.version_before + len(produced) + 1):
             by_version = audit_version(await service.history("g1"), version, SPECTATOR)
             assert msgspec.structs.replace(by_version, version=None) == by_id
@@ -60,7 +60,7 @@ async def test_an_applied_move_shows_the_command_the_table_before_and_what_it_pr
         assert by_id.command.seat == sent.seat
         assert by_id.command.command == plain(sent.command)
         assert by_id.command.request_id == f"req-{sent.command_id}"
-        step = history.step_of(sent.command_id)
+        step = history.step_of(sent.seat, sent.command_id)
         assert step is not None
         assert by_id.command.received_at == received_at(step.received.inbox_id)
         # And the table before it, as the public view and the acting seat's view
@@ -88,7 +88,7 @@ async def test_a_refused_command_is_kept_and_audited_with_its_recorded_reason(
         with pytest.raises(IllegalCommand) as rules:
             decide(played.game, before, sent.command, sent.seat, Chance(played.seed))
         # When a refused command is audited by its id
-        audit = audit_command(await service.history("g1"), sent.command_id, SPECTATOR)
+        audit = audit_command(await service.history("g1"), sent.seat, sent.command_id, SPECTATOR)
         # Then it shows the reason the rules gave, on the table it met, and no events
         assert audit.status == "refused"
         assert audit.refusal is not None
@@ -123,7 +123,7 @@ async def test_a_command_still_in_the_inbox_is_audited_as_queued(store: EventSto
     seat = played.game.to_act(played.states[played.last_version])[0]
     body = b'{"type":"Move","steps":2}'
     await store.submit("g1", ReceivedCommand(seat, "waiting", "req-w", body), "job", 0, 1000)
-    audit = audit_command(await HistoryService(store).history("g1"), "waiting", SPECTATOR)
+    audit = audit_command(await HistoryService(store).history("g1"), seat, "waiting", SPECTATOR)
     assert audit.status == "queued"
     assert audit.version_before == played.last_version
     assert audit.events == [] and audit.refusal is None
@@ -136,7 +136,7 @@ async def test_unknown_versions_and_command_ids_are_not_found(store: EventStore)
         with pytest.raises(VersionNotFound):
             audit_version(await service.history("g1"), version, OPERATOR)
     with pytest.raises(CommandNotFound):
-        audit_command(await service.history("g1"), "never-sent", OPERATOR)
+        audit_command(await service.history("g1"), 0, "never-sent", OPERATOR)
 
 
 async def test_the_audit_says_whether_the_chain_holds_up_to_the_move(
@@ -153,7 +153,7 @@ async def test_the_audit_says_whether_the_chain_holds_up_to_the_move(
     service = HistoryService(redis_store)
     # When moves before and after it are audited
     early = audit_version(await service.history("g1"), 8, OPERATOR)
-    late = audit_command(await service.history("g1"), moved.command_id, OPERATOR)
+    late = audit_command(await service.history("g1"), moved.seat, moved.command_id, OPERATOR)
     # Then the chain holds up to the earlier one, and breaks at version 9 for the later one
     assert early.chain.holds and early.chain.first_broken_version is None
     assert not late.chain.holds and late.chain.first_broken_version == 9
@@ -167,7 +167,7 @@ async def test_a_move_with_a_bad_payload_is_refused_and_auditable(store: EventSt
     await store.submit("g1", ReceivedCommand(0, "bad", "req-bad", bad), "job", 0, 1000)
     driver = StoreDriver(store, "race")
     await drain_one(driver.drainer, "g1")
-    audit = audit_command(await HistoryService(store).history("g1"), "bad", OPERATOR)
+    audit = audit_command(await HistoryService(store).history("g1"), 0, "bad", OPERATOR)
     assert audit.status == "refused"
     assert audit.refusal is not None and audit.refusal.code == "command.bad_payload"
     assert audit.command is not None and audit.command.command == {"type": "Move", "steps": "far"}

@@ -61,7 +61,9 @@ def everything_served(history: GameHistory, audience: Audience) -> list[Any]:
     for version in range(1, history.last_version + 1):
         served.append(replay_frame(history, audience, at=version, seat=audience.seat))
         served.append(audit_version(history, version, audience))
-    served += [audit_command(history, step.command_id, audience) for step in history.steps]
+    served += [
+        audit_command(history, step.seat, step.command_id, audience) for step in history.steps
+    ]
     return served
 
 
@@ -101,7 +103,7 @@ async def test_every_view_served_during_play_is_blind_to_what_the_seat_may_not_s
             audits = [audit_version(history, version, audience)]
             step = history.step_at(version)
             if step is not None:
-                audits.append(audit_command(history, step.command_id, audience))
+                audits.append(audit_command(history, step.seat, step.command_id, audience))
             for audit in audits:
                 before = audit.version_before
                 if before >= 2:
@@ -176,7 +178,7 @@ async def test_once_the_game_is_over_everything_is_shown(store: EventStore) -> N
     )
     history = await HistoryService(store).history("g1")
     other = next(sent for sent in played.sent if sent.seat == 1 and not sent.refused)
-    audit = audit_command(history, other.command_id, SPECTATOR)
+    audit = audit_command(history, other.seat, other.command_id, SPECTATOR)
     assert audit.command is not None and audit.command.command == plain(other.command)
     assert audit.legal_alternatives and audit.seat_view_before is not None
     assert all(record.hash for record in audit.events)

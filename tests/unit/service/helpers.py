@@ -9,7 +9,7 @@ import msgspec
 from domain.chance import Chance
 from domain.engine import fold
 from service.adapters.store.ports import EventStore
-from service.adapters.store.records import ReceivedCommand
+from service.adapters.store.records import CommandRecord, ReceivedCommand
 from service.core.codec import codec_for
 from service.core.pipeline.create import OpenedGame, open_game
 from tests.fakes.race import RACE, RaceConfig
@@ -45,3 +45,15 @@ async def queue(
     """Submit a command straight to the store (no rate limit)."""
     received = ReceivedCommand(seat, command_id, f"req-{command_id}", body(command))
     await store.submit(game_id, received, f"job-{command_id}", 0, 1000)
+
+
+async def record_of(store: EventStore, game_id: str, command_id: str) -> CommandRecord | None:
+    """The record of the one command with this id, whichever seat sent it (the tests here give
+    each command a fresh id; command ids are per seat in the store)."""
+    found = [
+        record
+        for seat in range(-1, 8)
+        if (record := await store.command(game_id, seat, command_id)) is not None
+    ]
+    assert len(found) <= 1, f"several seats sent {command_id!r}"
+    return found[0] if found else None

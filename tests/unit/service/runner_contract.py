@@ -118,7 +118,7 @@ class RunnerContract(EventStoreContract):
 
         [committed] = outcomes
         assert isinstance(committed, Committed) and committed.put_back  # c2 still waits
-        assert await store.command(GAME, "c1") is not None
+        assert await store.command(GAME, 0, "c1") is not None
         assert "g2" in taken
         # The game the commit put back is taken with them, or (when Redis had to reload the
         # commit script first) by the next take: either way once.
@@ -139,7 +139,7 @@ class RunnerContract(EventStoreContract):
         await asyncio.sleep(0.05)  # the runner is waiting on the store by now
 
         # While it waits, its commit is already there, and a new command wakes it
-        assert await store.command(GAME, "c1") == batch.decided[0].record
+        assert await store.command(GAME, 0, "c1") == batch.decided[0].record
         assert not waiting.done()
         await submit(store, command("c2"))
 

@@ -130,7 +130,7 @@ class EventStoreContract:
         assert await store.head("nope") is None
         assert await store.meta("nope") is None
         assert await store.read("nope") == []
-        assert await store.command("nope", "c1") is None
+        assert await store.command("nope", 0, "c1") is None
         with pytest.raises(GameMissing):
             await store.submit("nope", command("c1"), "job", 0, 1000)
 
@@ -148,7 +148,7 @@ class EventStoreContract:
             ("c2", 1, "req-c2"),
         ]
         assert inbox[0].inbox_id == first.inbox_id
-        assert await store.command(GAME, "c2") == CommandRecord("queued", 1, second.inbox_id)
+        assert await store.command(GAME, 1, "c2") == CommandRecord("queued", 1, second.inbox_id)
 
     async def test_the_same_command_id_is_queued_once(self, store: EventStore) -> None:
         await create_game(store)
@@ -175,7 +175,7 @@ class EventStoreContract:
         assert isinstance(third, Throttled)
         assert 0 < third.retry_after_ms <= 1000
         assert isinstance(other_seat, Accepted)
-        assert await store.command(GAME, "c3") is None
+        assert await store.command(GAME, 0, "c3") is None
         assert [c.command_id for c in await store.inbox(GAME, NO_INBOX_ID, 10)] == [
             "c1",
             "c2",
@@ -235,7 +235,7 @@ class EventStoreContract:
             (4, b"moved", "c1"),
             (5, b"scored", "c1"),
         ]
-        assert await store.command(GAME, "c1") == batch.decided[0].record
+        assert await store.command(GAME, 0, "c1") == batch.decided[0].record
         assert [c.command_id for c in await store.inbox(GAME, head.cursor, 10)] == ["c2"]
 
     async def test_a_commit_at_a_stale_version_conflicts_and_changes_nothing(
@@ -253,8 +253,8 @@ class EventStoreContract:
         assert raised.value.actual == 3
         assert await store.head(GAME) == before
         assert len(await store.read(GAME)) == 3
-        assert (await store.command(GAME, "c1")) is not None
-        assert (await store.command(GAME, "c1")).status == "queued"  # type: ignore[union-attr]
+        assert (await store.command(GAME, 0, "c1")) is not None
+        assert (await store.command(GAME, 0, "c1")).status == "queued"  # type: ignore[union-attr]
 
     async def test_a_commit_without_the_lease_is_refused(self, store: EventStore) -> None:
         await create_game(store)
@@ -486,7 +486,7 @@ class EventStoreContract:
         assert committed.head == await store.head(GAME)
         assert committed.head.version == 5
         assert not await store.lease_held(GAME)
-        assert await store.command(GAME, "c1") == batch.decided[0].record
+        assert await store.command(GAME, 0, "c1") == batch.decided[0].record
 
     async def test_committing_a_turn_with_nothing_left_does_not_put_the_game_back(
         self, store: EventStore
@@ -526,7 +526,7 @@ class EventStoreContract:
         assert await store.head("g1") == before
         assert await store.lease_held("g1")
         assert isinstance(outcomes[1], Committed)
-        assert (await store.command("g2", "c1")) == good.decided[0].record
+        assert (await store.command("g2", 0, "c1")) == good.decided[0].record
         assert not await store.lease_held("g2")
 
     async def test_a_turn_whose_outcome_cannot_be_stored_fails_alone(
@@ -550,13 +550,13 @@ class EventStoreContract:
         outcomes = await store.commit_turns(batches)
 
         assert isinstance(outcomes[1], CommitFailed)
-        assert (await store.command("g2", "c1")).status == "queued"  # type: ignore[union-attr]
+        assert (await store.command("g2", 0, "c1")).status == "queued"  # type: ignore[union-attr]
         assert await store.lease_held("g2")
         with pytest.raises(CommitFailed):
             await store.commit("g2", batches[1][1])
         for n in (0, 2):
             assert isinstance(outcomes[n], Committed)
-            assert await store.command(batches[n][0], "c1") == batches[n][1].decided[0].record
+            assert await store.command(batches[n][0], 0, "c1") == batches[n][1].decided[0].record
 
     async def test_a_committed_turn_announces_its_new_version_and_an_idle_one_does_not(
         self, store: EventStore, notifications: Notifications

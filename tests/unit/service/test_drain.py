@@ -18,7 +18,7 @@ from service.core.pipeline.session import SessionCache, load_session
 from tests.fakes.memory_store import InMemoryEventStore
 from tests.fakes.race import RaceGame
 from tests.fakes.turns import drain_one, take_lease
-from tests.unit.service.helpers import SEED, queue, race_state, stored_race
+from tests.unit.service.helpers import SEED, queue, race_state, record_of, stored_race
 
 pytestmark = pytest.mark.anyio
 
@@ -113,7 +113,7 @@ async def test_a_lease_expired_mid_batch_stops_the_job_without_writing(race: Rac
 
     assert report.status == "lease_lost"
     assert len(await store.read(GAME_ID)) == 5
-    assert (await store.command(GAME_ID, "c1")).status == "queued"  # type: ignore[union-attr]
+    assert (await record_of(store, GAME_ID, "c1")).status == "queued"  # type: ignore[union-attr]
 
 
 async def test_a_cached_session_folds_forward_what_another_worker_applied(
@@ -134,7 +134,7 @@ async def test_a_cached_session_folds_forward_what_another_worker_applied(
         live = fold(race, decide(race, live, command, seat, chance), live)
         sent += 1
 
-    records = [await store.command(GAME_ID, f"c{n}") for n in range(sent)]
+    records = [await record_of(store, GAME_ID, f"c{n}") for n in range(sent)]
     rebuilt = await load_session(store, GAME_ID)
     assert all(r is not None and r.status == "applied" for r in records)
     assert rebuilt.state == live and rebuilt.finished

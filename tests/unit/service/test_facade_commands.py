@@ -133,21 +133,48 @@ async def test_out_of_turn_is_refused_by_the_rules_and_the_stream_is_unchanged(
     assert (await table.stream())[0] == events_before
 
 
-async def test_a_command_id_belongs_to_one_seat_and_one_command(table: Table) -> None:
+async def test_command_ids_are_per_seat_and_each_seat_gets_its_own_command(table: Table) -> None:
+    commands = table.harness.skald.commands
+    # Given the seat to act used the id "c1"
     await table.submit(table.to_act, "c1", {"type": "Move", "steps": 1})
 
-    with pytest.raises(Conflict) as other_seat:
-        await table.submit(table.other, "c1", {"type": "Move", "steps": 1})
+    # When the other seat uses the same id: a normal queued reply, its own command
+    other = await table.submit(table.other, "c1", {"type": "Move", "steps": 2})
+    await table.harness.run_jobs()
+
+    # Then both were applied in turn, each read back by its own seat only
+    assert (other.status, other.seat) == ("queued", table.other)
+    mine = await commands.outcome(table.game_id, "c1", seat=table.to_act)
+    theirs = await commands.outcome(table.game_id, "c1", seat=table.other)
+    assert (mine.status, mine.first_version) == ("applied", 6)
+    assert (theirs.status, theirs.first_version) == ("applied", 7)
+    assert await table.stream() == (7, 2)
+    # And without a seat, the id names no one command
+    with pytest.raises(Conflict) as ambiguous:
+        await commands.outcome(table.game_id, "c1")
+    assert ambiguous.value.code == "command.ambiguous"
+
+
+async def test_a_seat_reusing_its_own_id_for_another_command_is_refused(table: Table) -> None:
+    await table.submit(table.to_act, "c1", {"type": "Move", "steps": 1})
+
     with pytest.raises(Conflict) as other_command:
         await table.submit(table.to_act, "c1", {"type": "Move", "steps": 2})
 
-    # One answer either way: the reply never says that another seat sent this id.
-    assert (other_seat.value.code, other_command.value.code) == (
-        "command.id_reused",
-        "command.id_reused",
-    )
-    assert other_seat.value.message == other_command.value.message
+    assert other_command.value.code == "command.id_reused"
     assert await table.stream() == (5, 1)
+
+
+async def test_another_seats_command_is_not_found(table: Table) -> None:
+    await table.submit(table.to_act, "c1", {"type": "Move", "steps": 1})
+
+    with pytest.raises(NotFound) as theirs:
+        await table.harness.skald.commands.outcome(table.game_id, "c1", seat=table.other)
+    with pytest.raises(NotFound) as nobodys:
+        await table.harness.skald.commands.outcome(table.game_id, "c9", seat=table.other)
+
+    # The same answer as for an id nobody used
+    assert theirs.value.code == nobodys.value.code == "command.not_found"
 
 
 async def test_a_seat_over_its_rate_is_told_when_to_retry(table: Table) -> None:

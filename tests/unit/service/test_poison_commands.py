@@ -41,7 +41,7 @@ from tests.fakes.poison import (
 from tests.fakes.race import RaceGame, race_config
 from tests.fakes.scheduler import RecordingScheduler
 from tests.unit.service.harness import Harness, make_harness
-from tests.unit.service.helpers import race_state, stored_race
+from tests.unit.service.helpers import race_state, record_of, stored_race
 
 pytestmark = pytest.mark.anyio
 
@@ -118,7 +118,7 @@ async def test_a_poison_command_is_refused_and_its_game_and_round_mates_go_on(
     refused = await skald.commands.outcome(poisoned_id, "poison")
     assert (refused.status, refused.code) == ("refused", code)
     audit = audit_command(
-        await HistoryService(skald.store).history(poisoned_id), "poison", OPERATOR
+        await HistoryService(skald.store).history(poisoned_id), seat, "poison", OPERATOR
     )
     assert audit.refusal is not None and audit.refusal.code == code
     later = ["before", "after"] if after_a_move else ["after"]
@@ -149,7 +149,7 @@ async def test_an_int_the_store_cannot_hold_is_refused_before_the_queue(
         await harness.skald.commands.submit(game_id, seat, "big", command, "r")
     assert (raised.value.status, raised.value.code) == (422, "command.out_of_range")
     assert raised.value.details == {"field": field}
-    assert await harness.skald.store.command(game_id, "big") is None
+    assert await record_of(harness.skald.store, game_id, "big") is None
     assert harness.scheduler.scheduled == []
 
 
@@ -271,14 +271,14 @@ async def test_a_command_whose_commit_fails_is_refused_and_the_game_goes_on(
     await scheduler.run_all(runner)
 
     # Then the middle one alone is refused, the others applied, and nothing waits
-    outcomes = {c: await store.command("g1", c) for c in ("first", "middle", "last")}
+    outcomes = {c: await record_of(store, "g1", c) for c in ("first", "middle", "last")}
     assert {c: r.status for c, r in outcomes.items() if r} == {
         "first": "applied",
         "middle": "refused",
         "last": "applied",
     }
     assert outcomes["middle"] is not None and outcomes["middle"].code == "command.internal_error"
-    assert (await store.command("g2", "healthy")).status == "applied"  # type: ignore[union-attr]
+    assert (await record_of(store, "g2", "healthy")).status == "applied"  # type: ignore[union-attr]
     for game_id in ("g1", "g2"):
         head = await store.head(game_id)
         assert head is not None and await store.inbox(game_id, head.cursor, 1) == []
@@ -309,7 +309,7 @@ async def test_a_crashed_round_gives_its_leases_and_its_slot_back_at_once(
     # And the successor applies every move
     await scheduler.run_all(runner)
     for n in range(3):
-        assert (await store.command(f"g{n}", f"c{n}")).status == "applied"  # type: ignore[union-attr]
+        assert (await record_of(store, f"g{n}", f"c{n}")).status == "applied"  # type: ignore[union-attr]
 
 
 async def test_a_game_that_cannot_record_even_a_refusal_rests_instead_of_spinning(
@@ -329,6 +329,6 @@ async def test_a_game_that_cannot_record_even_a_refusal_rests_instead_of_spinnin
     # Then the healthy game's move is applied, and the stuck game rests under its lease (the
     # sweeper wakes it once the lease expires), its command still queued
     assert ran == 1
-    assert (await store.command("g2", "healthy")).status == "applied"  # type: ignore[union-attr]
-    assert (await store.command("g1", "stuck")).status == "queued"  # type: ignore[union-attr]
+    assert (await record_of(store, "g2", "healthy")).status == "applied"  # type: ignore[union-attr]
+    assert (await record_of(store, "g1", "stuck")).status == "queued"  # type: ignore[union-attr]
     assert await store.lease_held("g1") and not await store.lease_held("g2")

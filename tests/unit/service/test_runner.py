@@ -14,7 +14,7 @@ from service.core.pipeline.session import SessionCache
 from tests.fakes.memory_store import InMemoryEventStore
 from tests.fakes.race import RaceGame
 from tests.fakes.scheduler import RecordingScheduler
-from tests.unit.service.helpers import body, race_state, stored_race
+from tests.unit.service.helpers import body, race_state, record_of, stored_race
 
 pytestmark = pytest.mark.anyio
 
@@ -60,7 +60,7 @@ async def submit(
 
 
 async def statuses(store: InMemoryEventStore, command_id: str) -> list[str]:
-    records = [await store.command(game_id, command_id) for game_id in GAMES]
+    records = [await record_of(store, game_id, command_id) for game_id in GAMES]
     return [record.status if record is not None else "missing" for record in records]
 
 
@@ -147,7 +147,7 @@ async def test_a_dead_runners_slot_expires_and_a_new_runner_is_started(race: Rac
     assert before_expiry == 0  # the dead runner still held the only slot
     assert woken
     await runner.run("job-swept")
-    records = [await store.command("g1", command_id) for command_id in ("c1", "c2")]
+    records = [await record_of(store, "g1", command_id) for command_id in ("c1", "c2")]
     assert all(record is not None and record.status != "queued" for record in records)
 
 
@@ -174,7 +174,7 @@ async def test_an_idle_runner_waits_for_the_next_game_instead_of_ending(race: Ra
 
 async def decided(store: InMemoryEventStore, game_id: str, command_id: str) -> None:
     """Yield to the runner task until the command has an outcome."""
-    while (record := await store.command(game_id, command_id)) is None or record.status == (
+    while (record := await record_of(store, game_id, command_id)) is None or record.status == (
         "queued"
     ):
         await asyncio.sleep(0)

@@ -12,6 +12,7 @@ import fakeredis
 import pytest
 
 from contracts.stream import Clock, SeatAbandoned, TurnClocks, TurnTimedOut
+from service.adapters.store.command_keys import shown_id
 from service.core.codec import codec_for
 from service.core.pipeline.deadlines import fire_due
 from tests.fakes.race import RaceGame, race_config
@@ -49,7 +50,8 @@ async def fire(harness: Harness, now_ms: int) -> int:
 async def service_events(harness: Harness, game_id: str) -> list[tuple[Any, str | None]]:
     codec = codec_for("race")
     return [
-        (codec.decode_event(e.data), e.command_id) for e in await harness.skald.store.read(game_id)
+        (codec.decode_event(e.data), shown_id(e.command_id))
+        for e in await harness.skald.store.read(game_id)
     ]
 
 

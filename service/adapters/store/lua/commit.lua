@@ -9,7 +9,9 @@
 -- ARGV: lease_token, expected_version, cursor, head_hash, finished (1/0), lease_ttl_ms,
 --       n_events, n_decided, release (1/0), game_id, channel ('' for none),
 --       then per event: data, hash, command_id ('' for none),
---       then per decided command: command_id, record, then the views as field, value pairs
+--       then per decided command: command key, bare command id, record (the record goes
+--       under the key, or under the bare id for a command queued before ids were per seat),
+--       then the views as field, value pairs
 -- Returns {'ok', version, put_back (1/0)} | {'lease'} | {'nogame'} | {'conflict', version}
 --         | {'decided', id}
 if redis.call('GET', KEYS[4]) ~= ARGV[1] then
@@ -26,13 +28,20 @@ end
 local n_events = tonumber(ARGV[7])
 local n_decided = tonumber(ARGV[8])
 local first_decided = 12 + n_events * 3
-local first_view = first_decided + n_decided * 2
+local first_view = first_decided + n_decided * 3
 -- Check every command is still queued (its record is an inbox id) before writing anything.
-for i = first_decided, first_view - 1, 2 do
-    local stored = redis.call('HGET', KEYS[3], ARGV[i])
+local fields = {}
+for i = first_decided, first_view - 1, 3 do
+    local field = ARGV[i]
+    local stored = redis.call('HGET', KEYS[3], field)
+    if not stored then
+        field = ARGV[i + 1]
+        stored = redis.call('HGET', KEYS[3], field)
+    end
     if not stored or not string.find(stored, '^%d+%-%d+$') then
         return {'decided', ARGV[i]}
     end
+    fields[#fields + 1] = field
 end
 for k = 0, n_events - 1 do
     local i = 12 + k * 3
@@ -43,8 +52,8 @@ for k = 0, n_events - 1 do
         redis.call('XADD', KEYS[2], version .. '-1', 'e', ARGV[i], 'h', ARGV[i + 1], 'c', ARGV[i + 2])
     end
 end
-for i = first_decided, first_view - 1, 2 do
-    redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
+for n, field in ipairs(fields) do
+    redis.call('HSET', KEYS[3], field, ARGV[first_decided + (n - 1) * 3 + 2])
 end
 if first_view <= #ARGV then
     redis.call('HSET', KEYS[5], 'v', version, unpack(ARGV, first_view))

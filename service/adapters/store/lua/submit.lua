@@ -3,17 +3,26 @@
 -- both start one past the limit, and a runner giving up its slot (runner_end) either sees
 -- this game ready or leaves a free slot that this submit claims. The game is also marked in
 -- the sweeper's pending index, in the same step: the sweeper never sees a command unmarked.
+-- Command ids are per seat: the commands hash is keyed by `<seat>:<id>` (command_keys.py).
 -- KEYS: meta, commands, inbox, rate (this seat's counter), ready, runners, pending
--- ARGV: command_id, seat, request_id, body, runner_job_id, rate_limit, rate_window_ms,
---       game_id, max_runners, runner_ttl_ms
--- Returns {'nogame'} | {'duplicate', stored} | {'throttled', retry_ms} | {'accepted', id, 0|1}
--- (1: the caller must enqueue the runner job `runner_job_id`, whose slot is now taken).
+-- ARGV: command key, seat, request_id, body, runner_job_id, rate_limit, rate_window_ms,
+--       game_id, max_runners, runner_ttl_ms, command_id, check_bare (1/0)
+-- Returns {'nogame'} | {'duplicate', stored} | {'bare', stored} | {'throttled', retry_ms}
+-- | {'accepted', id, 0|1} (1: the caller must enqueue the runner job `runner_job_id`, whose
+-- slot is now taken). 'bare': a record under the bare id, written before ids were per seat;
+-- the caller tells whose it is and submits again with check_bare = 0 when it is not its own.
 if redis.call('EXISTS', KEYS[1]) == 0 then
     return {'nogame'}
 end
 local known = redis.call('HGET', KEYS[2], ARGV[1])
 if known then
     return {'duplicate', known}
+end
+if ARGV[12] == '1' then
+    local bare = redis.call('HGET', KEYS[2], ARGV[11])
+    if bare then
+        return {'bare', bare}
+    end
 end
 local limit = tonumber(ARGV[6])
 if limit > 0 then
@@ -25,7 +34,7 @@ if limit > 0 then
         return {'throttled', tostring(redis.call('PTTL', KEYS[4]))}
     end
 end
-local id = redis.call('XADD', KEYS[3], '*', 's', ARGV[2], 'c', ARGV[1], 'r', ARGV[3], 'b', ARGV[4])
+local id = redis.call('XADD', KEYS[3], '*', 's', ARGV[2], 'c', ARGV[11], 'r', ARGV[3], 'b', ARGV[4])
 -- While queued, a command's record is its inbox id; the worker replaces it with the outcome.
 redis.call('HSET', KEYS[2], ARGV[1], id)
 local now = redis.call('TIME')
