@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from .conftest import Api, bearer, stream_version, turn
@@ -265,3 +267,57 @@ async def test_a_whole_turn_is_one_round_trip_per_move(api: Api) -> None:
     assert moves >= 2
     assert legal == []
     assert seat not in (await turn(api, game_id))["to_act"]
+
+
+async def test_two_seats_may_use_one_command_id_and_each_reads_its_own(api: Api) -> None:
+    # Given the seat to act moved under the id "m", and seat-only ids "a-only"
+    game_id, tokens = await api.seated_game()
+    first = (await turn(api, game_id))["to_act"][0]
+    second = 1 - first
+    url = f"/games/{game_id}/commands"
+
+    async def send(seat: int, command_id: str) -> Any:
+        body = {"command_id": command_id, "command": MOVE}
+        return await api.client.post(url, json=body, headers=bearer(tokens[seat]))
+
+    assert (await send(first, "m")).status_code == 202
+    await api.drain()
+    # When the other seat sends a command under the same id
+    reply = await send(second, "m")
+    # Then it is a normal 202 for its own command, which the worker applies after the first
+    assert reply.status_code == 202, reply.text
+    assert reply.json() == {"command_id": "m", "status": "queued", "seat": second}
+    await api.drain()
+    outcomes = {}
+    for seat in (first, second):
+        read = await api.client.get(f"{url}/m", headers=bearer(tokens[seat]))
+        assert (read.status_code, read.json()["seat"]) == (200, seat)
+        outcomes[seat] = read.json()
+    assert outcomes[first]["first_version"] < outcomes[second]["first_version"]
+    assert {o["status"] for o in outcomes.values()} == {"applied"}
+    # And a command only one seat sent is not found by the other, exactly as an unused id
+    await send(first, "a-only")
+    theirs = await api.client.get(f"{url}/a-only", headers=bearer(tokens[second]))
+    unused = await api.client.get(f"{url}/never", headers=bearer(tokens[second]))
+    assert (theirs.status_code, unused.status_code) == (404, 404)
+    assert theirs.json()["code"] == unused.json()["code"] == "command.not_found"
+    assert theirs.json()["detail"].replace("a-only", "never") == unused.json()["detail"]
+
+
+async def test_a_command_audit_is_named_by_seat_and_id(api: Api) -> None:
+    game_id, tokens = await api.seated_game()
+    first = (await turn(api, game_id))["to_act"][0]
+    url = f"/games/{game_id}/commands"
+    for seat in (first, 1 - first):
+        body = {"command_id": "m", "command": MOVE}
+        await api.client.post(url, json=body, headers=bearer(tokens[seat]))
+        await api.drain()
+    audit = f"{url}/m/audit"
+    # With a token, the token's own command by default; `seat` names any seat's
+    own = await api.client.get(audit, headers=bearer(tokens[1 - first]))
+    named = await api.client.get(audit, params={"seat": first})
+    assert (own.status_code, own.json()["command"]["seat"]) == (200, 1 - first)
+    assert (named.status_code, named.json()["command"]["seat"]) == (200, first)
+    # Without either, the id alone names two commands
+    ambiguous = await api.client.get(audit)
+    assert (ambiguous.status_code, ambiguous.json()["code"]) == (409, "command.ambiguous")
