@@ -132,12 +132,14 @@ class EventPage(msgspec.Struct, frozen=True):
 
 
 class ViewEnvelope(msgspec.Struct, frozen=True):
-    """A projection: the game's own view Struct at a version, for a seat or the public."""
+    """A projection: the game's own view Struct at a version, for a seat or the public, and
+    the seated players: each taken seat and the name its player gave (as the lobby shows)."""
 
     game_id: str
     version: int
     seat: int | None
     view: dict[str, Any]
+    players: list[PlayerName]
 
 
 class Turn(msgspec.Struct, frozen=True):

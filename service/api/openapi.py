@@ -28,7 +28,8 @@ from .openapi_games import (
     ref,
     typed_messages,
 )
-from .openapi_http import declare_bounds, declare_http, declare_stream
+from .openapi_http import declare_bounds, declare_http
+from .openapi_stream import declare_stream
 from .routes.per_game import FACADE_STATE
 from .schema_site import render_plugins
 

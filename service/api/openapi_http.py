@@ -8,7 +8,7 @@ once for every operation it applies to:
 - the view's conditional GET: `ETag` on 200, `If-None-Match`, 304 Not Modified;
 - `Retry-After` on every 429 and 503;
 - every error as an RFC 9457 problem, the ones any request may meet included (413, 500);
-- the `text/event-stream` of the stream: each `view` message's data is a ViewEnvelope.
+- the stream's messages: `openapi_stream`.
 """
 
 from __future__ import annotations
@@ -52,24 +52,6 @@ IF_NONE_MATCH = {
     "is among them (`*` matches any).",
     "schema": {"type": "string"},
 }
-STREAM_DESCRIPTION = (
-    "A stream of server-sent events. Each message is `event: view`, `id: <version>`, "
-    "`data: <the schema below, as one line of JSON>`, starting with the current view; "
-    "`retry: 2000` opens the stream and comments (`: keep-alive`) keep it open while idle."
-)
-
-
-def declare_stream(document: dict[str, Any]) -> None:
-    """Declare the stream's messages (before operations are copied per game: each copy then
-    names its game's ViewEnvelope)."""
-    for item in document["paths"].values():
-        for operation in item.values():
-            if _is(operation, STREAM_OPERATION):
-                success = operation["responses"]["200"]
-                success["description"] = STREAM_DESCRIPTION
-                success["content"] = {"text/event-stream": {"schema": ref("ViewEnvelope")}}
-
-
 def declare_http(document: dict[str, Any]) -> None:
     """Add the HTTP behaviour of every operation to `document`."""
     for path, item in document["paths"].items():

@@ -76,7 +76,7 @@ class LiveFeed:
         """
         carried = update.view_for(self.seat) if update is not None else None
         if carried is not None and update is not None:
-            version, body = update.version, carried
+            version, body = update.version, await self.reads.with_players(self.game_id, carried)
         else:
             version, body = await self.reads.view(self.game_id, self.seat)
         if self._view is not None and version <= self.sent:

@@ -7,6 +7,8 @@ subclass on bad input and `Unavailable` when Redis cannot be reached.
 
 from __future__ import annotations
 
+import asyncio
+from collections import OrderedDict
 from collections.abc import AsyncGenerator
 
 import msgspec
@@ -28,6 +30,7 @@ from service.core.projections import (
     decode_turn,
     visible_records,
 )
+from service.core.view_players import players_of, with_players
 from service.facade.checks import (
     redis_guarded,
 )
@@ -43,6 +46,7 @@ from service.shared.errors import (
 from service.shared.settings import Settings
 
 ViewFormat = str  # "json" or "msgpack"
+SEATED_CACHE = 10_000  # games whose players (every seat taken) a process keeps
 
 
 class ReadSide:
@@ -64,6 +68,8 @@ class ReadSide:
         self.notifier = notifier
         self.metas = metas
         self._streams: dict[str, int] = {}  # open update streams per game, this process
+        # The players of games whose every seat is taken: names never change after that.
+        self._seated: OrderedDict[str, list[PlayerName]] = OrderedDict()
 
     @redis_guarded
     async def open_games(self, game: str | None, limit: int) -> list[LobbyEntry]:
@@ -87,17 +93,59 @@ class ReadSide:
     async def view(
         self, game_id: str, seat: int | None, fmt: ViewFormat = "json"
     ) -> tuple[int, bytes]:
-        """(version, pre-encoded ViewEnvelope) for a seat or the public (seat None)."""
+        """(version, ViewEnvelope) for a seat or the public (seat None): the projection the
+        workers stored pre-encoded, with the seated players' names."""
+        version, body, _ = await self.seated_view(game_id, seat, fmt)
+        return version, body
+
+    @redis_guarded
+    async def seated_view(
+        self, game_id: str, seat: int | None, fmt: ViewFormat = "json"
+    ) -> tuple[int, bytes, int | None]:
+        """(version, ViewEnvelope, seats taken): the view, and how many seats are taken while
+        some are free (None once every seat is taken): a seat taken later adds a name to the
+        view at the same version."""
         if fmt not in FORMATS:
             raise InvalidInput("view.bad_format", f"views come as {' or '.join(FORMATS)}")
         meta = await self.metas.get(game_id)
         if seat is not None and not 0 <= seat < meta.seats:
             raise Forbidden("seat.out_of_range", f"no seat {seat} in this game")
         field = view_field(fmt, seat)
-        stored = await self.store.view(game_id, field)
+        stored, (players, full) = await asyncio.gather(
+            self.store.view(game_id, field), self._players(game_id, meta.seats)
+        )
         if stored is None:  # every game is created with its views
             await self.store.absent(game_id, f"stored view {field!r}")
-        return stored
+        version, body = stored
+        taken = None if full else len(players)
+        return version, self._named(game_id, field, body, fmt, players), taken
+
+    @redis_guarded
+    async def with_players(self, game_id: str, body: bytes) -> bytes:
+        """A JSON view envelope (as a notification carries it) with the seated players."""
+        meta = await self.metas.get(game_id)
+        players, _ = await self._players(game_id, meta.seats)
+        return self._named(game_id, "a notified view", body, "json", players)
+
+    async def _players(self, game_id: str, seats: int) -> tuple[list[PlayerName], bool]:
+        cached = self._seated.get(game_id)
+        if cached is not None:
+            self._seated.move_to_end(game_id)
+            return cached, True
+        players = players_of(await self.seats.names(game_id, seats))
+        full = len(players) == seats
+        if full:
+            self._seated[game_id] = players
+            if len(self._seated) > SEATED_CACHE:
+                self._seated.popitem(last=False)
+        return players, full
+
+    @staticmethod
+    def _named(game_id: str, field: str, body: bytes, fmt: str, players: list[PlayerName]) -> bytes:
+        try:
+            return with_players(body, fmt, players)
+        except ValueError:
+            raise GameDamaged(game_id, f"the stored view {field!r} does not decode") from None
 
     @redis_guarded
     async def turn(self, game_id: str, seat: int | None) -> Turn:

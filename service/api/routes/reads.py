@@ -19,16 +19,16 @@ from ..negotiation import pre_encoded, reply, wants_msgpack
 TAGS = ["reads"]
 
 
-def etag_for(version: int) -> str:
-    """The strong ETag of a view: its version (representations differ by Vary headers)."""
-    return f'"{version}"'
+def etag_for(version: int, seated: int | None = None) -> str:
+    """The strong ETag of a view: its version (representations differ by Vary headers), and
+    while seats are free the number taken (a seat taken adds a name at the same version)."""
+    return f'"{version}"' if seated is None else f'"{version}.{seated}"'
 
 
-def etag_matches(if_none_match: str | None, version: int) -> bool:
-    """Whether an If-None-Match header names this version (weak tags and `*` included)."""
+def etag_matches(if_none_match: str | None, wanted: str) -> bool:
+    """Whether an If-None-Match header names this ETag (weak tags and `*` included)."""
     if not if_none_match:
         return False
-    wanted = etag_for(version)
     for candidate in if_none_match.split(","):
         tag = candidate.strip().removeprefix("W/")
         if tag in ("*", wanted):
@@ -41,8 +41,10 @@ def etag_matches(if_none_match: str | None, version: int) -> bool:
     operation_id="getView",
     summary="Your view of the game",
     description="With a seat token: that seat's view. Without one: the public (spectator) view. "
-    "`seat` may name the seat explicitly, and then needs that seat's token. The ETag is the "
-    "game's version: send it back in If-None-Match to get 304 while nothing changed.",
+    "`seat` may name the seat explicitly, and then needs that seat's token. `players` names "
+    "the seated players. The ETag is the game's version (while seats are free, the version "
+    "and the number of seats taken): send it back in If-None-Match to get 304 while nothing "
+    "changed.",
     tags=TAGS,
     security=OPTIONAL_SEAT_TOKEN,
     responses=problems(400, 401, 403, 404, 503),
@@ -60,16 +62,17 @@ async def get_view(
 ) -> Response[ViewEnvelope]:
     """The caller's view, pre-encoded by the workers."""
     viewer = await seat_for_view(skald, request, game_id, seat)
-    version, body = await skald.reads.view(
+    version, body, taken = await skald.reads.seated_view(
         game_id, viewer, "msgpack" if wants_msgpack(request) else "json"
     )
+    etag = etag_for(version, taken)
     headers = {
-        "etag": etag_for(version),
+        "etag": etag,
         # Views differ by seat (the token) and encoding; caches must revalidate every time.
         "vary": "Accept, Authorization",
         "cache-control": "private, no-cache",
     }
-    if etag_matches(request.headers.get("if-none-match"), version):
+    if etag_matches(request.headers.get("if-none-match"), etag):
         not_modified: Response[Any] = Response(b"", status_code=304, headers=headers)
         return not_modified
     return pre_encoded(request, body, headers)

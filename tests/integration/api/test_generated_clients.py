@@ -213,6 +213,15 @@ def test_the_document_passes_the_linter_with_every_4xx_a_problem(
     assert len(errors) == 1 and errors[0].startswith("client-errors-are-problems"), errors
 
 
+def sse_messages(lines: Iterator[str]) -> Iterator[dict[str, str]]:
+    """The messages of an event stream as an SSE client parses them (comments and the
+    opening `retry:` skipped)."""
+    while True:
+        fields = dict(line.partition(": ")[::2] for line in takewhile(bool, lines) if ":" in line)
+        if "event" in fields:
+            yield fields
+
+
 def test_a_games_stream_sends_the_messages_the_document_declares(
     live_service: LiveService, document: Path
 ) -> None:
@@ -220,26 +229,44 @@ def test_a_games_stream_sends_the_messages_the_document_declares(
     declared = json.loads(document.read_text())
     stream = declared["paths"]["/v1/race/games/{game_id}/stream"]["get"]["responses"]["200"]
     schema = {**stream["content"]["text/event-stream"]["schema"], **declared}
+    data_schemas = {
+        variant["properties"]["event"]["const"]: {
+            **variant["properties"]["data"]["contentSchema"],
+            **declared,
+        }
+        for variant in schema["oneOf"]
+    }
+    assert set(data_schemas) == {"event", "view", "patch"}
     with httpx.Client(base_url=live_service.url, timeout=10) as http:
         created = http.post("/games", json={"game": "race", "config": race_config(2, 20)})
         game_id = created.json()["game_id"]
-        token = http.post(f"/games/{game_id}/seats", json={}).json()["token"]
-        http.post(f"/games/{game_id}/seats", json={})
-        # When a seat opens it
-        with http.stream(
-            "GET", f"/v1/race/games/{game_id}/stream", headers={"authorization": f"Bearer {token}"}
-        ) as response:
+        tokens = [
+            http.post(f"/games/{game_id}/seats", json={"name": name}).json()["token"]
+            for name in ("Ada", "Bo")
+        ]
+        seat = http.get(f"/games/{game_id}/turn").json()["to_act"][0]
+        auth = {"authorization": f"Bearer {tokens[seat]}"}
+        # When the seat to act opens its stream, then moves
+        with http.stream("GET", f"/v1/race/games/{game_id}/stream", headers=auth) as response:
             assert response.headers["content-type"].startswith("text/event-stream")
-            lines = response.iter_lines()
-            message = dict(
-                line.partition(": ")[::2] for line in takewhile(bool, lines) if ":" in line
-            )
-            while "event" not in message:  # the opening `retry:` comes on its own
-                message = dict(
-                    line.partition(": ")[::2] for line in takewhile(bool, lines) if ":" in line
-                )
-    # Then its first message is a `view` whose data is the declared envelope
-    assert message["event"] == "view"
-    data = json.loads(message["data"])
-    Draft202012Validator(schema).validate(data)
-    assert (data["game_id"], str(data["version"])) == (game_id, message["id"])
+            messages = sse_messages(response.iter_lines())
+            sent = [next(messages)]
+            move = {"command_id": "m1", "command": {"type": "Move", "steps": 1}}
+            assert http.post(f"/games/{game_id}/commands", json=move, headers=auth).is_success
+            while len(sent) < 2 or sent[-1]["event"] == "event":
+                sent.append(next(messages))
+    # Then each message is one the document declares, its data of its declared schema
+    for message in sent:
+        Draft202012Validator(schema).validate(message)
+        Draft202012Validator(data_schemas[message["event"]]).validate(json.loads(message["data"]))
+    # The first is the whole view, naming the seated players; then the move's events; then
+    # the view's change
+    view = json.loads(sent[0]["data"])
+    assert (sent[0]["event"], view["game_id"], str(view["version"])) == (
+        "view",
+        game_id,
+        sent[0]["id"],
+    )
+    assert [player["name"] for player in view["players"]] == ["Ada", "Bo"]
+    assert {message["event"] for message in sent[1:-1]} == {"event"}
+    assert sent[-1]["event"] in ("view", "patch")

@@ -77,8 +77,8 @@ async def everything_read(harness: Harness, reads: ArchiveBackedStore, game_id: 
             name = f"{fmt}:{'p' if seat is None else seat}"
             answers[f"view {name}"] = await reads.view(game_id, name)
     for received in answers["inbox"]:
-        answers[f"command {received.command_id}"] = await reads.command(
-            game_id, received.command_id
+        answers[f"command {received.key}"] = await reads.command(
+            game_id, received.seat, received.command_id
         )
     return msgspec.msgpack.encode(answers)
 

@@ -157,12 +157,20 @@ def test_what_the_server_does_over_http_is_declared() -> None:
         for status in ("429", "503"):
             if status in operation["responses"]:
                 assert "Retry-After" in operation["responses"][status]["headers"]
-    # The stream's messages: a game's own stream carries that game's view envelope
+    # The stream's messages, each with its data's schema: a game's own stream carries that
+    # game's events and view envelope
     stream = operations["fjordsStreamViews"]["responses"]["200"]
-    assert stream["content"] == {
-        "text/event-stream": {"schema": {"$ref": "#/components/schemas/FjordsViewEnvelope"}}
+    messages = stream["content"]["text/event-stream"]["schema"]["oneOf"]
+    data = {
+        message["properties"]["event"]["const"]: message["properties"]["data"]["contentSchema"]
+        for message in messages
     }
-    assert "event: view" in stream["description"]
+    assert data == {
+        "event": {"$ref": "#/components/schemas/FjordsEventRecord"},
+        "view": {"$ref": "#/components/schemas/FjordsViewEnvelope"},
+        "patch": {"$ref": "#/components/schemas/ViewPatch"},
+    }
+    assert "keep-alive" in stream["description"]
 
 
 async def test_every_operation_answers_under_v1_and_at_its_old_path(api: Api) -> None:

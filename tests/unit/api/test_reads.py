@@ -151,3 +151,42 @@ async def test_malformed_msgpack_is_a_problem_in_json(api: Api) -> None:
     assert response.status_code == 400
     assert response.headers["content-type"] == "application/problem+json"
     assert response.json()["code"] == "request.malformed"
+
+
+async def test_every_view_names_the_seated_players_and_a_join_is_seen_at_once(api: Api) -> None:
+    # Given a game whose seat 0 was taken by "Ada" (spaces trimmed), seat 1 still free
+    game_id = await api.new_game()
+    ada = await api.client.post(f"/games/{game_id}/seats", json={"name": "  Ada  "})
+    assert ada.status_code == 201
+    first = await api.client.get(f"/games/{game_id}/view")
+    assert first.json()["players"] == [{"seat": 0, "name": "Ada"}]
+    # When seat 1 is taken, which makes no new version
+    bo = await api.client.post(f"/games/{game_id}/seats", json={"name": "Bø"})
+    again = await api.client.get(
+        f"/games/{game_id}/view", headers={"if-none-match": first.headers["etag"]}
+    )
+    # Then the view read again with its old ETag is not "unchanged": it names both players
+    assert again.status_code == 200
+    assert again.json()["version"] == first.json()["version"]
+    players = [{"seat": 0, "name": "Ada"}, {"seat": 1, "name": "Bø"}]
+    assert again.json()["players"] == players
+    # And once every seat is taken the ETag is the version alone, and a seat's view, the
+    # public one and their MessagePack forms all carry the players
+    assert again.headers["etag"] == f'"{again.json()["version"]}"'
+    for headers in ({}, bearer(bo.json()["token"]), bearer(ada.json()["token"])):
+        for accept in ("application/json", "application/msgpack"):
+            read = await api.client.get(
+                f"/games/{game_id}/view", headers={**headers, "accept": accept}
+            )
+            decode = msgspec.json.decode if accept.endswith("json") else msgspec.msgpack.decode
+            envelope = decode(read.content, type=ViewEnvelope)
+            assert [msgspec.to_builtins(p) for p in envelope.players] == players
+
+
+async def test_a_name_with_control_characters_or_too_long_is_refused(api: Api) -> None:
+    game_id = await api.new_game()
+    for name in ("Ada\nLovelace", "x" * 65):
+        refused = await api.client.post(f"/games/{game_id}/seats", json={"name": name})
+        assert (refused.status_code, refused.json()["code"]) == (422, "seat.bad_name")
+    view = await api.client.get(f"/games/{game_id}/view")
+    assert view.json()["players"] == []

@@ -67,6 +67,7 @@ async def test_a_stream_sends_each_events_then_a_patch_and_heartbeats_while_idle
         assert [m.kind for m in opening] == ["event"] * len(records) + ["view"]
         view = msgspec.json.decode(opening[-1].data)
         assert opening[-1].version == view["version"] >= records[-1]["version"]
+        assert view["players"] == [{"seat": 0, "name": ""}, {"seat": 1, "name": ""}]
         updates: asyncio.Queue[Update] = asyncio.Queue()
         closing = stream.StreamsClosing()
         messages = stream.live_messages(feed, from_queue(updates), 0.02, closing)
@@ -84,13 +85,13 @@ async def test_a_stream_sends_each_events_then_a_patch_and_heartbeats_while_idle
                 message = await anext(messages)
                 if message.comment is None:
                     sent.append(message)
-            # Then the events since, then the new view: a race's view is so small that a patch
-            # would be no smaller, so it comes whole (larger views: the test below)
+            # Then the events since, then the change to the view sent before (the envelope's
+            # players make a patch smaller than even a race's view)
             events = [msgspec.json.decode(m.data) for m in sent[:-1]]
             assert events == await events_for(api, game_id, tokens[0], before)
             assert [int(str(m.id)) for m in sent[:-1]] == [e["version"] for e in events]
-            assert sent[-1].event == "view"
-            new_view = msgspec.json.decode(str(sent[-1].data))
+            assert sent[-1].event == "patch"
+            new_view = jsonpatch.apply_patch(view, msgspec.json.decode(str(sent[-1].data)))
             assert new_view == await view_for(api, game_id, tokens[0])
             assert int(str(sent[-1].id)) == new_view["version"] > before
             # An older or equal notification sends nothing new
@@ -141,3 +142,22 @@ def test_a_view_change_is_a_guarded_json_patch_smaller_than_the_view() -> None:
     # Applied to another view, it fails rather than producing a wrong one
     with pytest.raises(jsonpatch.JsonPatchTestFailed):
         jsonpatch.apply_patch(envelope(8, board, score=3, winner=None), patch)
+
+
+async def test_a_view_a_notification_carries_names_the_players_too(api: Api) -> None:
+    # Given a feed of seat 1, and a commit's notification carrying the views it wrote
+    game_id, tokens = await api.seated_game()
+    feed = LiveFeed(api.skald.reads, game_id, 1, patches=False)
+    await feed.catch_up()
+    await play(api, game_id, tokens, 1)
+    version, _ = await api.skald.reads.view(game_id, 1)
+    stored = await api.skald.store.view(game_id, "json:1")
+    assert stored is not None and b"players" not in stored[1]  # stored without names
+    carried = Update(version, {b"json:1": stored[1]})
+    # When the feed sends the carried view, it names the seated players as a read does
+    [message] = [m for m in await feed.catch_up(carried) if m.kind == "view"]
+    assert msgspec.json.decode(message.data) == await view_for(api, game_id, tokens[1])
+    assert msgspec.json.decode(message.data)["players"] == [
+        {"seat": 0, "name": ""},
+        {"seat": 1, "name": ""},
+    ]
