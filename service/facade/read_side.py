@@ -132,7 +132,7 @@ class ReadSide:
         if cached is not None:
             self._seated.move_to_end(game_id)
             return cached, True
-        players = players_of(await self.seats.names(game_id, seats))
+        players = players_of(await self.store.names(game_id, seats))
         full = len(players) == seats
         if full:
             self._seated[game_id] = players

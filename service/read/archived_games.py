@@ -62,6 +62,7 @@ class ColdGame:
     inbox: list[ReceivedCommand]
     outcomes: dict[str, bytes]
     seats: dict[int, bytes]
+    names: dict[int, str] = field(default_factory=dict)  # each taken seat's player's name
     views: dict[str, bytes] | None = field(default=None)
 
 
@@ -89,7 +90,12 @@ def cold_game(archived: ArchivedGame) -> ColdGame:
     ]
     seats = {int(seat): digest for seat, digest in archived.seats.items()}
     outcomes = {**applied_outcomes(archived.events, archived.inbox), **archived.outcomes}
-    return ColdGame(facts, head, archived.seed, events, inbox, outcomes, seats)
+    names = {
+        int(name[1:]): value.decode(errors="replace")
+        for name, value in meta.items()
+        if name[:1] == "n" and name[1:].isdigit()
+    }
+    return ColdGame(facts, head, archived.seed, events, inbox, outcomes, seats, names)
 
 
 class ArchiveBackedStore:
@@ -220,6 +226,13 @@ class ArchiveBackedStore:
             game.views = fresh_projections(decode_history(await read_game(self, game_id)))
         data = game.views.get(name)
         return None if data is None else (game.head.version, data)
+
+    async def names(self, game_id: str, seats: int) -> dict[int, str]:
+        """Each taken seat's player's name: from Redis, or the archive for an archived game."""
+        names = await self.hot.names(game_id, seats)
+        if names or (game := await self._cold_unless_hot(game_id)) is None:
+            return names
+        return game.names
 
     async def token_hashes(self, game_id: str) -> dict[int, bytes]:
         """Each taken seat's token hash: from Redis, or the archive for an archived game."""

@@ -286,6 +286,10 @@ class InMemoryEventStore:
             return None
         return game.views_version, game.views[name]
 
+    async def names(self, game_id: str, seats: int) -> dict[int, str]:
+        """No names: seats are taken through the side keys (Redis), which this store lacks."""
+        return {}
+
     def _take_lease(self, game_id: str, ttl_ms: int) -> int | None:
         """A fencing token for the game's lease, or None when another holder has it."""
         game = self._game(game_id)

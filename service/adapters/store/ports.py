@@ -182,6 +182,10 @@ class ProjectionReader(Protocol):
         """(version, bytes) of one stored projection field (see service.core.projections)."""
         ...
 
+    async def names(self, game_id: str, seats: int) -> dict[int, str]:
+        """The name each taken seat's player gave when joining (views name the players)."""
+        ...
+
 
 class DrainRounds(Protocol):
     """The drain runners' work: ready games, runner slots, leases, and the rounds that open

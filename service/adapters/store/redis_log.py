@@ -223,6 +223,12 @@ class RedisEventLog(RedisGames):
         )
         return [checked_received(game_id, entry) for entry in entries]
 
+    async def names(self, game_id: str, seats: int) -> dict[int, str]:
+        """The name each taken seat's player gave (kept in the meta as `n<seat>`)."""
+        fields = [f"n{seat}" for seat in range(seats)]
+        stored: Any = await self.redis.hmget(self.keys(game_id).meta, fields)
+        return {seat: text(name) for seat, name in enumerate(stored) if name is not None}
+
     async def view(self, game_id: str, name: str) -> tuple[int, bytes] | None:
         """(version, bytes) of one stored projection field, or None."""
         row: list[Any] = await self.redis.hmget(self.keys(game_id).views, ["v", name])

@@ -40,6 +40,8 @@ async def played(harness: Harness, game: str, seed: int) -> str:
         await harness.run_jobs()
         return await skald.commands.outcome(game_id, command_id)
 
+    for seat in range(config["players"]):  # named seats: views and the archive name them
+        await skald.commands.join(game_id, seat, f"Player {seat}")
     await play_through_service(skald, game_id, [seed + n for n in range(config["players"])], settle)
     return game_id
 
@@ -68,6 +70,7 @@ async def everything_read(harness: Harness, reads: ArchiveBackedStore, game_id: 
         "page": await reads.read(game_id, 3, 5),
         "inbox": await reads.inbox(game_id, "0-0", 1000),
         "tokens": await reads.token_hashes(game_id),
+        "names": await reads.names(game_id, seats),
     }
     for version in range(1, last + 1):
         answers[f"replay {version}"] = replay_frame(game, OPERATOR, version)
@@ -98,6 +101,7 @@ async def test_an_archived_game_reads_the_same_and_leaves_redis(
     archiver, reads = wired(harness, make_archive())
     finished = [await played(harness, "fjords", 7), await played(harness, "race", 9)]
     before = {game_id: await everything_read(harness, reads, game_id) for game_id in finished}
+    assert await reads.names(finished[1], 2) == {0: "Player 0", 1: "Player 1"}
 
     report = await archiver.run()
 

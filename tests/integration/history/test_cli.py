@@ -12,6 +12,7 @@ import pytest
 
 from contracts.history import AuditReport, GameVerification, ReplayFrame
 from domain.games import get_game
+from service.adapters.store.records import ReceivedCommand
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.side import view_field
 from service.facade.history_side import HistoryService
@@ -93,6 +94,27 @@ async def test_audit_shows_a_move_and_a_refused_command(
     assert report.version_before == refused.version_before
     neither = skald(core_settings, "audit", "g1")
     assert neither.returncode == 1 and "either a version" in neither.stderr
+
+
+async def test_a_command_id_two_seats_used_is_audited_by_naming_the_seat(
+    real_store: RedisEventStore, core_settings: Settings
+) -> None:
+    # Given a game where both seats sent a command under the id "dup"
+    await finished_race(real_store, "g1")
+    for seat in (0, 1):
+        body = msgspec.json.encode({"type": "Move", "steps": seat + 1})
+        await real_store.submit("g1", ReceivedCommand(seat, "dup", f"r{seat}", body), "j", 0, 1)
+    # When it is audited by the id alone, the CLI asks for the seat
+    alone = skald(core_settings, "audit", "g1", "--command", "dup")
+    assert alone.returncode == 1 and "seats 0, 1" in alone.stderr
+    # And with the seat, each seat's own command
+    for seat in (0, 1):
+        named = skald(
+            core_settings, "audit", "g1", "--command", "dup", "--seat", str(seat), "--json"
+        )
+        report = msgspec.json.decode(named.stdout, type=AuditReport)
+        assert report.command is not None and report.command.seat == seat
+        assert report.command.command == {"type": "Move", "steps": seat + 1}
 
 
 async def test_verify_passes_clean_games_and_names_an_edited_event(
