@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
+import jsonpatch
 import pytest
 
 from .conftest import LiveService
@@ -76,14 +77,20 @@ def test_the_event_stream_pushes_the_view_after_a_move(
         streaming.stream("GET", f"/games/{game_id}/stream", headers=auth) as response,
     ):
         assert response.headers["content-type"].startswith("text/event-stream")
-        events = (event for event in sse_events(response) if event.get("event") == "view")
-        first = next(events)
+        views = (e for e in sse_events(response) if e.get("event") in ("view", "patch"))
+        first = next(views)
         # When the seat moves
         applied = move(http, game_id, tokens[acting], "m-1").json()
-        # Then the stream brings the seat's view at the new version
-        update = next(events)
+        # Then the stream brings the seat's view at the new version (whole, or as the change
+        # to the view it sent before)
+        update = next(views)
     first_view: dict[str, Any] = json.loads(first["data"])
-    new_view: dict[str, Any] = json.loads(update["data"])
+    assert first["event"] == "view"
+    if update["event"] == "patch":
+        new_view: dict[str, Any] = jsonpatch.apply_patch(first_view, json.loads(update["data"]))
+    else:
+        new_view = json.loads(update["data"])
+    assert new_view == http.get(f"/games/{game_id}/view", headers=auth).json()
     assert first_view["seat"] == new_view["seat"] == acting
     assert int(update["id"]) == new_view["version"] == applied["last_version"]
     assert new_view["version"] > first_view["version"]
