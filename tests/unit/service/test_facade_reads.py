@@ -207,8 +207,12 @@ async def test_an_update_carries_each_viewers_view_at_its_version(harness: Harne
     update = await asyncio.wait_for(anext(updates), 1.0)
     await updates.aclose()
 
+    # Each viewer's stored view, which the read side names the players in (as a read does)
+    reads = harness.skald.reads
     for viewer in (None, 0, 1):
-        assert update.view_for(viewer) == (await harness.skald.reads.view(game_id, viewer))[1]
+        carried = update.view_for(viewer)
+        assert carried is not None
+        assert await reads.with_players(game_id, carried) == (await reads.view(game_id, viewer))[1]
     assert msgspec.json.decode(update.view_for(1) or b"")["seat"] == 1
 
 
