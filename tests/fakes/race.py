@@ -20,6 +20,7 @@ import msgspec
 from contracts.base import Command, Event, GameConfig, View
 from contracts.outcome import Outcome, PlayerScore
 from domain import games
+from domain.bots import GreedyBot
 from domain.chance import Chance
 from domain.errors import IllegalCommand
 
@@ -261,6 +262,10 @@ class RaceGame:
             if other != seat and not used:
                 copy.boosts[other] = chance.below(other, BOOST_VALUES) + 1
         return copy
+
+    def greedy_bot(self, seed: bytes) -> GreedyBot:
+        """Greedy on the seat's position (its own boost is the only hidden thing it uses)."""
+        return GreedyBot(seed, lambda state, seat: (state.positions[seat],))
 
 
 RACE = RaceGame()

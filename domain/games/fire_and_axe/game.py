@@ -13,11 +13,13 @@ from contracts.games.fire_and_axe import (
     FireAndAxeView,
 )
 from contracts.outcome import Outcome
+from domain.bots import GreedyBot
 from domain.chance import Chance
 from domain.engine import Game, check_may_act
 from domain.games.fire_and_axe import decide as rules
 from domain.games.fire_and_axe import legal, render, scoring, setup, views
 from domain.games.fire_and_axe.evolve import evolve
+from domain.games.fire_and_axe.greedy import greedy_bot
 from domain.games.fire_and_axe.state import FireAndAxeState
 
 
@@ -97,6 +99,11 @@ class FireAndAxeGame:
     ) -> FireAndAxeState:
         """A copy whose hidden information (to `seat`) differs."""
         return views.scramble_hidden(state, seat, chance)
+
+
+    def greedy_bot(self, seed: bytes) -> GreedyBot:
+        """The stand-in bot: greedy on the seat's immediate score (see `greedy`)."""
+        return greedy_bot(seed)
 
 
 GAME: Final[Game] = FireAndAxeGame()

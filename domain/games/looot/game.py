@@ -8,11 +8,13 @@ from typing import Final
 from contracts.base import Command, Event, GameConfig
 from contracts.games.looot import LoootCommand, LoootConfig, LoootEvent, LoootView
 from contracts.outcome import Outcome
+from domain.bots import GreedyBot
 from domain.chance import Chance
 from domain.engine import Game
 from domain.games.looot import decide as rules
 from domain.games.looot import evolve as folding
 from domain.games.looot import legal, render, scoring, setup, views
+from domain.games.looot.greedy import greedy_bot
 from domain.games.looot.state import LoootState
 
 
@@ -83,6 +85,11 @@ class LoootGame:
     def scramble_hidden(self, state: LoootState, seat: int | None, chance: Chance) -> LoootState:
         """A copy whose bag (the only hidden thing) holds other Longships, as many of them."""
         return views.scramble_hidden(state, seat, chance)
+
+
+    def greedy_bot(self, seed: bytes) -> GreedyBot:
+        """The stand-in bot: greedy on the seat's immediate score (see `greedy`)."""
+        return greedy_bot(seed)
 
 
 GAME: Final[Game] = LoootGame()

@@ -1,10 +1,11 @@
 """What the service plays itself, inside a command's decision: the bots' moves, a bot standing
 in for a seat whose deadline passed, and the turn clocks after each command.
 
-Pure apart from the session and the list of events it advances (like `apply`). Bots choose
-only among `legal_commands`, seeded by the game's seed and the version, so a replay draws the
-same moves; their events carry the command id `bot:<seat>:<version>` (a colon: no client id
-holds one), which is how audit tells a bot's move from a player's.
+Pure apart from the session and the list of events it advances (like `apply`). Bots (each
+game's greedy bot) choose only among `legal_commands`, seeded by the game's seed and the
+version, so a replay draws the same moves; their events carry the command id
+`bot:<seat>:<version>` (a colon: no client id holds one), which is how audit tells a bot's
+move from a player's.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from typing import Any
 from contracts.base import Command
 from contracts.stream import BOT_ID_PREFIX, SeatAbandoned, TurnTimedOut
 from domain import engine
-from domain.bots import RandomBot
 from domain.engine import Game
 from service.adapters.store.records import NewEvent
 from service.core.pipeline.chain import link
@@ -59,10 +59,10 @@ def bot_command_id(seat: int, version: int) -> str:
 
 
 def bot_command(game: Game, state: Any, seat: int, seed: bytes, version: int) -> Command | None:
-    """The bot's move for `seat` at `version`: seeded by the game's seed and the version, so
-    a replay (and the fairness check) draws the same one."""
+    """The bot's move for `seat` at `version`: the game's greedy bot, seeded by the game's
+    seed and the version, so a replay (and the fairness check) draws the same one."""
     draw = hashlib.sha256(seed + b"bot" + version.to_bytes(8, "big"))
-    return RandomBot(draw.digest()).choose(game, state, seat)
+    return game.greedy_bot(draw.digest()).choose(game, state, seat)
 
 
 def _bot_move(session: GameSession, out: list[NewEvent], seat: int) -> bool | None:
