@@ -123,6 +123,8 @@ class RaceGame:
     command_type: Any = RaceCommand
     event_type: Any = RaceEvent
     view_type: Any = RaceView
+    # No passing: every turn moves.
+    may_pass: bool = False
 
     def example_configs(self) -> Sequence[GameConfig]:
         """Two and three seats."""
@@ -266,6 +268,12 @@ class RaceGame:
     def greedy_bot(self, seed: bytes) -> GreedyBot:
         """Greedy on the seat's position (its own boost is the only hidden thing it uses)."""
         return GreedyBot(seed, lambda state, seat: (state.positions[seat],))
+
+
+    def pass_command(self, state: Any, seat: int) -> Command | None:
+        """None: the rules never let a seat pass."""
+        del state, seat
+        return None
 
 
 RACE = RaceGame()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from contracts.base import Command, Event, GameConfig
 from contracts.games.fire_and_axe import (
@@ -34,6 +34,8 @@ class FireAndAxeGame:
     command_type = FireAndAxeCommand
     event_type = FireAndAxeEvent
     view_type = FireAndAxeView
+    # No passing: a turn cannot end in the Wintering Zone (decision 5, README).
+    may_pass: bool = False
 
     def example_configs(self) -> Sequence[GameConfig]:
         """3, 4 and 5 players, with and without the conflict Runes; short round limits keep
@@ -104,6 +106,12 @@ class FireAndAxeGame:
     def greedy_bot(self, seed: bytes) -> GreedyBot:
         """The stand-in bot: greedy on the seat's immediate score (see `greedy`)."""
         return greedy_bot(seed)
+
+
+    def pass_command(self, state: Any, seat: int) -> Command | None:
+        """None: the rules never let a seat pass."""
+        del state, seat
+        return None
 
 
 GAME: Final[Game] = FireAndAxeGame()

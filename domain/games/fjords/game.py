@@ -39,6 +39,8 @@ class FjordsGame:
     command_type: Any = FjordsCommand
     event_type: Any = FjordsEvent
     view_type: Any = FjordsView
+    # No passing: every Exploration and Settlement turn places a piece (or a rune).
+    may_pass: bool = False
 
     def __init__(self, tiles: TileSet) -> None:
         self.tiles = tiles
@@ -125,6 +127,12 @@ class FjordsGame:
     def greedy_bot(self, seed: bytes) -> GreedyBot:
         """The stand-in bot: greedy on the seat's immediate score (see `greedy`)."""
         return greedy_bot(seed)
+
+
+    def pass_command(self, state: Any, seat: int) -> Command | None:
+        """None: the rules never let a seat pass."""
+        del state, seat
+        return None
 
 
 GAME = FjordsGame(load_tile_set())

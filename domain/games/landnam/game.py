@@ -28,6 +28,8 @@ class LandnamGame:
     command_type = LandnamCommand
     event_type = LandnamEvent
     view_type = LandnamView
+    # A seat may pass its choices (harvest, movement, building, windows, offers).
+    may_pass: bool = True
 
     def example_configs(self) -> Sequence[GameConfig]:
         """Every player count, with short round limits (decision 24 in this package's README)."""
@@ -97,6 +99,11 @@ class LandnamGame:
     def greedy_bot(self, seed: bytes) -> GreedyBot:
         """The stand-in bot: greedy on the seat's immediate score (see `greedy`)."""
         return greedy_bot(seed)
+
+
+    def pass_command(self, state: LandnamState, seat: int) -> Command | None:
+        """The seat's passing choice now (see `legal.passing_command`)."""
+        return legal.passing_command(state, seat)
 
 
 GAME: Final[Game] = LandnamGame()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from contracts.base import Command, Event, GameConfig
 from contracts.games.looot import LoootCommand, LoootConfig, LoootEvent, LoootView
@@ -28,6 +28,8 @@ class LoootGame:
     command_type = LoootCommand
     event_type = LoootEvent
     view_type = LoootView
+    # No passing: every turn places a Viking.
+    may_pass: bool = False
 
     def example_configs(self) -> Sequence[GameConfig]:
         """Every player count, drawn faces, and a fixed board."""
@@ -90,6 +92,12 @@ class LoootGame:
     def greedy_bot(self, seed: bytes) -> GreedyBot:
         """The stand-in bot: greedy on the seat's immediate score (see `greedy`)."""
         return greedy_bot(seed)
+
+
+    def pass_command(self, state: Any, seat: int) -> Command | None:
+        """None: the rules never let a seat pass."""
+        del state, seat
+        return None
 
 
 GAME: Final[Game] = LoootGame()

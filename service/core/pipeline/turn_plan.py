@@ -100,6 +100,7 @@ def views_of(session: GameSession) -> dict[str, bytes]:
         session.meta.seats,
         session.phase,
         session.deadlines(),
+        session.forfeited,
     )
 
 
