@@ -6,7 +6,7 @@ The drain adds a batch's new deadlines before it commits the batch (a deadline i
 lost: a batch that then fails to commit leaves a deadline whose timeout is refused as stale);
 the deadline sweeper turns due ones into timeout commands on the game's inbox and only then
 removes them (a crash in between submits the same command id again: a duplicate, not a
-second timeout).
+second timeout). A game that ends has every member of its own unindexed (`drop_game`).
 """
 
 from __future__ import annotations
@@ -53,6 +53,22 @@ class Deadlines:
     async def drop(self, game_id: str, ended: list[tuple[int, int]]) -> None:
         """Unindex (seat, since) deadlines the game no longer waits on."""
         await self.redis.zrem(self.key, *(f"{game_id}|{seat}|{since}" for seat, since in ended))
+
+    async def of_game(self, game_id: str) -> list[str]:
+        """Every member indexed for one game (a scan of the set: for finished games and
+        checks, not for every batch)."""
+        members: list[str] = []
+        async for member, _ in self.redis.zscan_iter(self.key, match=f"{game_id}|*", count=1000):
+            members.append(member.decode() if isinstance(member, bytes) else str(member))
+        return members
+
+    async def drop_game(self, game_id: str) -> None:
+        """Unindex every deadline of a game that is over: those its stream names, and any a
+        batch indexed but never committed (a lost lease, a failed commit), which the stream
+        cannot name."""
+        members = await self.of_game(game_id)
+        if members:
+            await self.redis.zrem(self.key, *members)
 
     async def due(self, now_ms: int, limit: int) -> list[DueDeadline]:
         """Deadlines passed at `now_ms`, oldest first."""

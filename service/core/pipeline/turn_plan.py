@@ -105,8 +105,14 @@ def views_of(session: GameSession) -> dict[str, bytes]:
 
 
 async def drop_deadlines(deadlines: Deadlines | None, game_id: str, plan: BatchPlan) -> None:
-    """Unindex the deadlines a committed batch ended: spare them a stale timeout."""
-    if plan.dropped and deadlines is not None:
+    """Unindex the deadlines a committed batch ended: spare them a stale timeout. A batch
+    that ended the game unindexes every deadline of the game, including any a batch indexed
+    before a commit that never happened (its versions are not the stream's)."""
+    if deadlines is None:
+        return
+    if plan.finished:
+        await deadlines.drop_game(game_id)
+    elif plan.dropped:
         await deadlines.drop(game_id, plan.dropped)
 
 

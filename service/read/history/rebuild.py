@@ -57,9 +57,7 @@ def fresh_projections(history: GameHistory) -> dict[str, bytes]:
     """Every projection of the game at its last version, encoded as the worker encodes them:
     from a session folded over the stored events, so the life cycle they record (the phase,
     the deadlines, forfeited seats) is in the rebuilt turns as in the stored ones."""
-    session = GameSession.start(
-        history.game_id, history.meta, history.codec, b"", history.head
-    )
+    session = GameSession.start(history.game_id, history.meta, history.codec, b"", history.head)
     session.fold(history.stored)
     session.move_to(history.head)
     return views_of(session)

@@ -204,3 +204,53 @@ async def test_a_total_clock_that_runs_out_fires_the_timeout(harness: Harness) -
 
 def _clocks(events: list[tuple[Any, str | None]]) -> list[TurnClocks]:
     return [e for e, _ in events if isinstance(e, TurnClocks)]
+
+
+async def test_a_game_that_ends_leaves_no_deadline_and_verify_reports_a_stray_one(
+    harness: Harness,
+) -> None:
+    deadlines = harness.skald.commands.deadlines
+    assert deadlines is not None
+    clock = Clock(per_move_s=DAY_S, abandon_after=1)
+    game_id = await create(harness, "race", race_config(target=30), clock)
+    turn = await harness.skald.reads.turn(game_id, None)
+    [silent] = turn.to_act
+    # As a batch that indexed its deadline and then lost its lease would leave it: a member
+    # whose version the committed stream never names.
+    await deadlines.add(game_id, [(silent, 10_000, turn.deadlines[silent] + 10**9)])
+    await play_out(harness, game_id, 1 - silent, silent)
+    assert await deadlines.of_game(game_id) == []
+    report = await harness.skald.history.verify(game_id)
+    assert report.ok, [c for c in report.checks if c.status == "failed"]
+    await deadlines.add(game_id, [(silent, 10_001, 1)])  # a stray after the end
+    report = await harness.skald.history.verify(game_id)
+    [failed] = [c for c in report.checks if c.status == "failed"]
+    assert failed.name == "deadlines" and f"{game_id}|{silent}|10001" in failed.detail
+
+
+async def test_rebuilt_projections_equal_the_stored_ones_in_every_phase(harness: Harness) -> None:
+    players = harness.skald.players
+    ada, bo = await players.register("Ada"), await players.register("Bo")
+    clock = Clock(per_move_s=DAY_S)
+
+    async def projections_check(game_id: str) -> Any:
+        report = await harness.skald.history.verify(game_id)
+        return next(c for c in report.checks if c.name == "projections")
+
+    opened = (await players.create_game(ada.player_id, "race", race_config(), None, clock)).game_id
+    await players.join(ada.player_id, opened, 0)
+    assert (await harness.skald.reads.turn(opened, None)).phase == "open"
+    assert (await projections_check(opened)).status == "ok"
+    await players.join(bo.player_id, opened, 1)
+    await harness.run_jobs()
+    turn = await harness.skald.reads.turn(opened, None)
+    assert turn.phase == "started" and turn.deadlines  # a deadline in the stored turn
+    assert (await projections_check(opened)).status == "ok"
+    created = await players.create_game(ada.player_id, "race", race_config(), None, clock)
+    cancelled = created.game_id
+    await players.cancel(ada.player_id, cancelled)
+    await harness.run_jobs()
+    assert (await harness.skald.reads.turn(cancelled, None)).phase == "cancelled"
+    assert (await projections_check(cancelled)).status == "ok"
+    report = await harness.skald.history.verify(cancelled)
+    assert report.ok, [c for c in report.checks if c.status == "failed"]
