@@ -54,6 +54,10 @@ ROWS = [
     ("stream_bytes_per_move", "bytes", 0),
     ("view_bytes_late", "bytes", 0),
     ("stream_vs_view", "ratio", 3),
+    ("timer_fired_per_s", "deadlines/s", 0),
+    ("e2e_untimed_per_s", "commands/s", 0),
+    ("e2e_timed_per_s", "commands/s", 0),
+    ("timed_vs_untimed", "ratio", 3),
 ]
 
 
@@ -90,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
         load,
         e2e=dataclasses.replace(load.e2e, workers=args.workers),
         peer=dataclasses.replace(load.peer, workers=args.workers),
+        timers=dataclasses.replace(load.timers, workers=args.workers),
     )
     redis_url = os.environ.get("SKALD_REDIS_URL") or os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
     errors = Console(stderr=True)

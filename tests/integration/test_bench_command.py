@@ -36,6 +36,8 @@ FIGURES = {
     "redis_bytes_per_finished_game",
     "stream_bytes_per_move",
     "view_bytes_late",
+    "timer_fired_per_s",
+    "e2e_timed_per_s",
     "machine",
     *TARGETS,
 }

@@ -85,6 +85,11 @@ class Deadlines:
         """Forget a deadline acted on."""
         await self.redis.zrem(self.key, deadline.member)
 
+    async def remove_all(self, acted: list[DueDeadline]) -> None:
+        """Forget deadlines acted on, in one call."""
+        if acted:
+            await self.redis.zrem(self.key, *(deadline.member for deadline in acted))
+
     async def pending(self) -> int:
         """How many deadlines wait."""
         count: Any = await self.redis.zcard(self.key)
