@@ -50,6 +50,24 @@ class Deadlines:
             members = {f"{game_id}|{seat}|{since}": at for seat, since, at in deadlines}
             await self.redis.zadd(self.key, members)
 
+    async def add_many(self, games: list[tuple[str, list[tuple[int, int, int]]]]) -> None:
+        """Index the deadlines of several games in one call (a drain round's)."""
+        members = {
+            f"{game_id}|{seat}|{since}": at
+            for game_id, deadlines in games
+            for seat, since, at in deadlines
+        }
+        if members:
+            await self.redis.zadd(self.key, members)
+
+    async def drop_many(self, games: list[tuple[str, list[tuple[int, int]]]]) -> None:
+        """Unindex (seat, since) deadlines of several games in one call."""
+        members = [
+            f"{game_id}|{seat}|{since}" for game_id, ended in games for seat, since in ended
+        ]
+        if members:
+            await self.redis.zrem(self.key, *members)
+
     async def drop(self, game_id: str, ended: list[tuple[int, int]]) -> None:
         """Unindex (seat, since) deadlines the game no longer waits on."""
         await self.redis.zrem(self.key, *(f"{game_id}|{seat}|{since}" for seat, since in ended))
