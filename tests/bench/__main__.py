@@ -57,6 +57,8 @@ ROWS = [
     ("timer_fired_per_s", "deadlines/s", 0),
     ("e2e_untimed_per_s", "commands/s", 0),
     ("e2e_timed_per_s", "commands/s", 0),
+    ("cpu_ms_untimed", "CPU ms/command", 3),
+    ("cpu_ms_timed", "CPU ms/command", 3),
     ("timed_vs_untimed", "ratio", 3),
 ]
 
