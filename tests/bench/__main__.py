@@ -37,6 +37,7 @@ ROWS = [
     ("p99_half_max_ms", "ms", 1),
     ("legal_commands_late_ms", "ms", 3),
     ("random_games_per_s", "games/s", 1),
+    ("greedy_move_late_looot_ms", "ms", 3),
     ("replay_events_per_s", "events/s", 0),
     ("decode_events_per_s", "events/s", 0),
     ("replay_vs_decode", "ratio", 3),

@@ -18,6 +18,7 @@ import structlog
 from redis.asyncio import Redis
 
 from tests.bench.bench_archive import archive_figures
+from tests.bench.bench_bots import bot_figures
 from tests.bench.bench_e2e import FULL, QUICK, E2ELoad, e2e_figures
 from tests.bench.bench_fjords_engine import engine_figures
 from tests.bench.bench_peer import FULL_PEER, QUICK_PEER, TINY_PEER, PeerLoad, peer_figures
@@ -127,6 +128,8 @@ async def run_suite(
     figures: dict[str, Any] = {"machine": machine()}
     progress("rules engine")
     figures.update(engine_figures(load.engine_games))
+    progress("stand-in bots")
+    figures.update(bot_figures(load.engine_games))
     redis = Redis.from_url(redis_url)
     try:
         progress("storage")
