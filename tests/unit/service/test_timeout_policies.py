@@ -25,6 +25,7 @@ from service.core.forfeits import FORFEITED_LAST
 from service.core.pipeline.deadlines import fire_due
 from service.read.history.audit import audit_version
 from service.read.history.disclosure import OPERATOR, SPECTATOR
+from service.read.history.fairness import first_mismatch
 from service.shared.errors import InvalidInput
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness
@@ -127,6 +128,10 @@ async def test_a_skipped_turn_passes_with_the_games_own_passing_choices(harness:
     history = await harness.skald.history.history(game_id)
     audit = audit_version(history, _version_of(events, passes[0]), OPERATOR)
     assert audit.subject == "bot"  # audit marks the passing moves as the service's
+    # The fairness check (run once the seed is out) re-derives the passing moves from the seed
+    seed = await harness.skald.store.seed(game_id)
+    assert seed is not None
+    assert first_mismatch(history, seed) is None
     verified = await harness.skald.history.verify(game_id)
     assert verified.ok, [c for c in verified.checks if c.status == "failed"]
 
