@@ -61,6 +61,7 @@ ROWS = [
     ("cpu_ms_untimed", "CPU ms/command", 3),
     ("cpu_ms_timed", "CPU ms/command", 3),
     ("timed_vs_untimed", "ratio", 3),
+    ("timed_vs_untimed_cpu", "ratio", 3),
 ]
 
 
