@@ -57,7 +57,11 @@ class Clock(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     increment_s: Annotated[float, msgspec.Meta(ge=0)] = 0.0
     # missed turns in a row after which a bot holds the seat for good
     abandon_after: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 3
-    on_timeout: Literal["bot"] = "bot"  # what acts for a seat whose deadline passed
+    # what acts for a seat whose deadline passed: a bot plays its turn; its turn is passed
+    # (games whose rules let a seat pass, each game's README says); or the seat forfeits
+    on_timeout: Literal["bot", "skip", "forfeit"] = "bot"
+    # whether an abandoned seat's player takes it back from the bot with their next command
+    take_back: bool = False
 
 
 class ClockSet(msgspec.Struct, tag="ClockSet", tag_field="type", frozen=True):
@@ -105,6 +109,27 @@ class SeatResigned(msgspec.Struct, tag="SeatResigned", tag_field="type", frozen=
     seat: int
 
 
+class TurnSkipped(msgspec.Struct, tag="TurnSkipped", tag_field="type", frozen=True):
+    """The timed-out seat's turn is passed (timeout policy `skip`): the game's own passing
+    commands follow, under the command id `bot:<seat>:<version>:pass`."""
+
+    seat: int
+
+
+class SeatForfeited(msgspec.Struct, tag="SeatForfeited", tag_field="type", frozen=True):
+    """The timed-out seat is out (timeout policy `forfeit`): ranked last whatever its points;
+    a bot holds it so the game goes on (each game's README states the rule)."""
+
+    seat: int
+
+
+class SeatTakenBack(msgspec.Struct, tag="SeatTakenBack", tag_field="type", frozen=True):
+    """The player of an abandoned seat took it back from the bot with a command (clocks whose
+    `take_back` is set); that command is decided right after."""
+
+    seat: int
+
+
 # Bots' moves carry command ids `bot:<seat>:<version>` (a colon: no client id holds one).
 BOT_ID_PREFIX = "bot:"
 
@@ -120,6 +145,9 @@ MetaEvent = (
     | SeatAbandoned
     | SeatResigned
     | SeedRevealed
+    | TurnSkipped
+    | SeatForfeited
+    | SeatTakenBack
 )
 META_EVENT_CLASSES: tuple[type, ...] = (
     GameCreated,
@@ -132,5 +160,8 @@ META_EVENT_CLASSES: tuple[type, ...] = (
     SeatAbandoned,
     SeatResigned,
     SeedRevealed,
+    TurnSkipped,
+    SeatForfeited,
+    SeatTakenBack,
 )
 META_EVENT_TYPES: frozenset[str] = frozenset(cls.__name__ for cls in META_EVENT_CLASSES)

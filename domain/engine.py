@@ -15,6 +15,8 @@ A game is pure rules. The service drives it only through this protocol, so nothi
     render_text(state)                 -> a readable terminal drawing of the table
     candidate_commands(state, seat)    -> a superset of the legal commands (for refusal tests)
     scramble_hidden(state, seat, chance)-> a copy whose hidden information (to seat) differs
+    greedy_bot(seed)                   -> a bot greedy on a seat's immediate score (stand-ins)
+    may_pass, pass_command(state, seat)-> whether the rules let a seat pass; its passing command
 
 Callers decide through `decide(game, state, command, seat, chance)` below, which applies the
 turn rules every game shares (`check_may_act`: one set of refusal codes, `game.finished` and
@@ -56,6 +58,8 @@ class Game(Protocol):
     command_type: Any
     event_type: Any
     view_type: Any
+    # Whether the rules let a seat pass its turn (a timed-out turn may then be skipped).
+    may_pass: bool
 
     def example_configs(self) -> Sequence[GameConfig]:
         """Configs that cover the game's options, for conformance tests and demos."""
@@ -108,6 +112,24 @@ class Game(Protocol):
 
     def scramble_hidden(self, state: Any, seat: int | None, chance: Chance) -> Any:
         """A copy of `state` in which only what `seat` may not see has been changed."""
+        ...
+
+    def greedy_bot(self, seed: bytes) -> Bot:
+        """A bot that picks, among the seat's legal commands, the one that maximises its
+        immediate score, from what the seat may see only; the same seed, the same choice."""
+        ...
+
+    def pass_command(self, state: Any, seat: int) -> Command | None:
+        """The legal command by which the seat passes its current decision doing nothing, or
+        None when it has none (always None where `may_pass` is False)."""
+        ...
+
+
+class Bot(Protocol):
+    """A player the service (or a test) lets choose a seat's move."""
+
+    def choose(self, game: Game, state: Any, seat: int) -> Command | None:
+        """One of the seat's legal commands, or None when it has none."""
         ...
 
 

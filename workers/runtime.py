@@ -13,6 +13,9 @@ from service.core.pipeline.runner import RunnerReport
 from service.core.pipeline.sweep import SweepReport, sweep
 from service.shared.settings import Settings
 
+DEADLINE_PAGE = 1000  # due deadlines read per page
+DEADLINE_PAGES = 20  # pages at most per sweep
+
 
 class WorkerRuntime:
     """Clients and caches of one worker thread (not shared between threads)."""
@@ -47,8 +50,19 @@ class WorkerRuntime:
         )
 
     def fire_deadlines(self) -> DeadlineReport:
-        """Queue a timeout for every turn deadline passed."""
-        return self.runner.run(fire_due(self.deadlines, self.store, self.scheduler))
+        """Queue a timeout for every turn deadline passed: page after page while pages come
+        back full (a backlog is fired in one sweep, not a page per sweep), at most
+        `DEADLINE_PAGES` pages (deferred deadlines stay in the set and fill pages)."""
+        total = DeadlineReport()
+        for _ in range(DEADLINE_PAGES):
+            report = self.runner.run(
+                fire_due(self.deadlines, self.store, self.scheduler, limit=DEADLINE_PAGE)
+            )
+            total.due += report.due
+            total.fired += report.fired
+            if report.due < DEADLINE_PAGE:
+                break
+        return total
 
     def close(self) -> None:
         """Close the clients and the loop."""

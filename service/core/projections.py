@@ -25,6 +25,7 @@ from service.adapters.store.command_keys import shown_id
 from service.adapters.store.records import StoredEvent
 from service.adapters.store.side import view_field
 from service.core.codec import GameCodec, is_meta_event
+from service.core.forfeits import rank_forfeited_last
 
 FORMATS = ("json", "msgpack")
 
@@ -52,12 +53,14 @@ def encode_views(
     seats: int,
     phase: str = "started",
     deadlines: dict[int, int] | None = None,
+    forfeited: frozenset[int] = frozenset(),
 ) -> dict[str, bytes]:
     """Every seat's view and the public view at `version` in both encodings, and each one's
-    turn (who acts, the seat's legal commands; nobody before the game starts)."""
+    turn (who acts, the seat's legal commands; nobody before the game starts; the outcome
+    with forfeited seats ranked last)."""
     game = codec.game
     to_act = game.to_act(state) if phase == "started" else []
-    outcome = game.outcome(state)
+    outcome = rank_forfeited_last(game.outcome(state), forfeited)
     fields: dict[str, bytes] = {}
     for seat in [None, *range(seats)]:
         envelope = _Envelope(game_id, version, seat, game.view(state, seat))

@@ -10,6 +10,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from contracts.api import CommandOutcome
 from contracts.stream import Clock
+from domain.engine import Game
 from service.adapters.redis_outage import REDIS_OUTAGE
 from service.adapters.store.records import CommandRecord
 from service.shared.errors import InvalidInput, Unavailable
@@ -77,8 +78,19 @@ def check_clock(clock: Clock) -> None:
             "clock.bad",
             "a clock gives 1 s to a year per move, and no negative total or increment",
         )
-    if clock.abandon_after < 1 or clock.on_timeout != "bot":
+    if clock.abandon_after < 1 or clock.on_timeout not in ("bot", "skip", "forfeit"):
         raise InvalidInput(
             "clock.bad",
-            "abandon_after is 1 or more; on_timeout is `bot` (a bot plays the seat's turn)",
+            "abandon_after is 1 or more; on_timeout is `bot` (a bot plays the seat's turn), "
+            "`skip` (the turn is passed) or `forfeit` (the seat is out, ranked last)",
+        )
+
+
+def check_timeout_policy(game: Game, clock: Clock) -> None:
+    """InvalidInput when the clock skips timed-out turns in a game whose rules never pass."""
+    if clock.on_timeout == "skip" and not game.may_pass:
+        raise InvalidInput(
+            "clock.skip_not_allowed",
+            f"{game.name}'s rules never let a seat pass its turn, so a timed-out turn cannot "
+            "be skipped: choose on_timeout `bot` or `forfeit`",
         )

@@ -37,6 +37,7 @@ from service.facade.checks import (
     api_outcome,
     check_clock,
     check_id,
+    check_timeout_policy,
     redis_guarded,
     token_hash,
 )
@@ -109,6 +110,7 @@ class CommandSide:
         created_at = now.isoformat(timespec="seconds")
         if clock is not None:
             check_clock(clock)
+            check_timeout_policy(codec.game, clock)
         now_ms = int(now.timestamp() * 1000)
         opened = open_game(codec, game_id, config, seed, created_at, creator, clock, now_ms)
         if opened.deadlines and self.deadlines is not None:

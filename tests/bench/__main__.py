@@ -37,6 +37,7 @@ ROWS = [
     ("p99_half_max_ms", "ms", 1),
     ("legal_commands_late_ms", "ms", 3),
     ("random_games_per_s", "games/s", 1),
+    ("greedy_move_late_looot_ms", "ms", 3),
     ("replay_events_per_s", "events/s", 0),
     ("decode_events_per_s", "events/s", 0),
     ("replay_vs_decode", "ratio", 3),
@@ -54,6 +55,13 @@ ROWS = [
     ("stream_bytes_per_move", "bytes", 0),
     ("view_bytes_late", "bytes", 0),
     ("stream_vs_view", "ratio", 3),
+    ("timer_fired_per_s", "deadlines/s", 0),
+    ("e2e_untimed_per_s", "commands/s", 0),
+    ("e2e_timed_per_s", "commands/s", 0),
+    ("cpu_ms_untimed", "CPU ms/command", 3),
+    ("cpu_ms_timed", "CPU ms/command", 3),
+    ("timed_vs_untimed", "ratio", 3),
+    ("timed_vs_untimed_cpu", "ratio", 3),
 ]
 
 
@@ -90,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         load,
         e2e=dataclasses.replace(load.e2e, workers=args.workers),
         peer=dataclasses.replace(load.peer, workers=args.workers),
+        timers=dataclasses.replace(load.timers, workers=args.workers),
     )
     redis_url = os.environ.get("SKALD_REDIS_URL") or os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
     errors = Console(stderr=True)

@@ -60,12 +60,13 @@ async def throughput(
     echo: bool,
     seed: int,
     meter: CpuMeter | None = None,
+    clock: dict[str, Any] | None = None,
 ) -> float:
     """Sustained commands per second: every table's sequence sent as fast as replies come,
     timed after a first few commands per table (runners started, games loaded); `meter`
-    reads the CPU time of the timed part."""
+    reads the CPU time of the timed part; `clock`: a turn timer on every table."""
     async with new_client(url, games) as http:
-        tables = await open_tables(http, games)
+        tables = await open_tables(http, games, clock)
         count = WARMUP_COMMANDS + commands_per_game
         sequences = [recorded_commands(seed + n, count) for n in range(games)]
         await flood(http, tables, [s[:WARMUP_COMMANDS] for s in sequences], echo=echo)

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import redis
@@ -68,8 +69,11 @@ def _wait_until_ready(url: str, process: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def live_skald(redis_url: str, workers: int, batch_size: int) -> Iterator[LiveSkald]:
-    """`skald serve` with `workers` worker processes draining up to `batch_size` per job."""
+def live_skald(
+    redis_url: str, workers: int, batch_size: int, **overrides: Any
+) -> Iterator[LiveSkald]:
+    """`skald serve` with `workers` worker processes draining up to `batch_size` per job
+    (other settings as `overrides`)."""
     run = uuid.uuid4().hex[:10]
     settings = Settings(
         redis_url=redis_url,
@@ -79,6 +83,7 @@ def live_skald(redis_url: str, workers: int, batch_size: int) -> Iterator[LiveSk
         rate_per_seat=0,
         batch_size=batch_size,
         bench_echo=True,
+        **overrides,
     )
     port = free_port()
     env = settings_env(settings)

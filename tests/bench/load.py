@@ -79,13 +79,17 @@ def new_client(url: str, connections: int) -> aiohttp.ClientSession:
     return aiohttp.ClientSession(url, connector=connector, timeout=timeout)
 
 
-async def open_tables(http: aiohttp.ClientSession, count: int) -> list[Table]:
-    """Create `count` race games with both seats taken."""
+async def open_tables(
+    http: aiohttp.ClientSession, count: int, clock: dict[str, Any] | None = None
+) -> list[Table]:
+    """Create `count` race games with both seats taken (each with the turn timer `clock`)."""
     gate = asyncio.Semaphore(SETUP_CONCURRENCY)
 
     async def one() -> Table:
         async with gate:
-            body = {"game": "race", "config": RACE_CONFIG}
+            body: dict[str, Any] = {"game": "race", "config": RACE_CONFIG}
+            if clock is not None:
+                body["clock"] = clock
             created = await _call(http, "POST", "/games", GameCreated, body)
             tokens = []
             for seat in range(2):

@@ -18,11 +18,19 @@ import structlog
 from redis.asyncio import Redis
 
 from tests.bench.bench_archive import archive_figures
+from tests.bench.bench_bots import bot_figures
 from tests.bench.bench_e2e import FULL, QUICK, E2ELoad, e2e_figures
 from tests.bench.bench_fjords_engine import engine_figures
 from tests.bench.bench_peer import FULL_PEER, QUICK_PEER, TINY_PEER, PeerLoad, peer_figures
 from tests.bench.bench_storage import rebuild_figures, storage_figures
 from tests.bench.bench_stream import stream_figures
+from tests.bench.bench_timers import (
+    FULL_TIMERS,
+    QUICK_TIMERS,
+    TINY_TIMERS,
+    TimerLoad,
+    timer_figures,
+)
 from tests.bench.chart import draw_load_chart
 
 
@@ -36,11 +44,18 @@ class SuiteLoad:
     rebuild_games: int
     peer: PeerLoad  # the comparison with another server, when asked for
     stream_games: int = 1
+    timers: TimerLoad = QUICK_TIMERS
 
 
 QUICK_SUITE = SuiteLoad(QUICK, engine_games=5, storage_games=2, rebuild_games=1000, peer=QUICK_PEER)
 FULL_SUITE = SuiteLoad(
-    FULL, engine_games=20, storage_games=5, rebuild_games=10_000, peer=FULL_PEER, stream_games=3
+    FULL,
+    engine_games=20,
+    storage_games=5,
+    rebuild_games=10_000,
+    peer=FULL_PEER,
+    stream_games=3,
+    timers=FULL_TIMERS,
 )
 # A load small enough for a smoke test of the command (figures meaningless, keys all there).
 TINY_SUITE = SuiteLoad(
@@ -49,6 +64,7 @@ TINY_SUITE = SuiteLoad(
     storage_games=1,
     rebuild_games=3,
     peer=TINY_PEER,
+    timers=TINY_TIMERS,
 )
 
 # Figure -> (comparison, target) from the issue; met when `figure <op> target`.
@@ -64,6 +80,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "archive_bytes_per_game": ("<", 3001.0),
     # A seat's live stream per move late in a Looot game, against the whole view then.
     "stream_vs_view": ("<", 0.1),
+    # A turn timer on every game: the end-to-end throughput at most 5 % lower than without.
+    "timed_vs_untimed": (">=", 0.95),
 }
 
 
@@ -110,6 +128,8 @@ async def run_suite(
     figures: dict[str, Any] = {"machine": machine()}
     progress("rules engine")
     figures.update(engine_figures(load.engine_games))
+    progress("stand-in bots")
+    figures.update(bot_figures(load.engine_games))
     redis = Redis.from_url(redis_url)
     try:
         progress("storage")
@@ -124,6 +144,8 @@ async def run_suite(
         await redis.aclose()
     progress("end to end over HTTP")
     figures.update(await e2e_figures(redis_url, load.e2e))
+    progress(f"turn timers ({load.timers.pending} deadlines due at once)")
+    figures.update(await timer_figures(redis_url, load.timers))
     if peer is not None:
         figures.update(await peer_figures(peer, load.peer, progress))
     figures["targets"] = target_report(figures)

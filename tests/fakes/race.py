@@ -20,6 +20,7 @@ import msgspec
 from contracts.base import Command, Event, GameConfig, View
 from contracts.outcome import Outcome, PlayerScore
 from domain import games
+from domain.bots import GreedyBot
 from domain.chance import Chance
 from domain.errors import IllegalCommand
 
@@ -122,6 +123,8 @@ class RaceGame:
     command_type: Any = RaceCommand
     event_type: Any = RaceEvent
     view_type: Any = RaceView
+    # No passing: every turn moves.
+    may_pass: bool = False
 
     def example_configs(self) -> Sequence[GameConfig]:
         """Two and three seats."""
@@ -261,6 +264,16 @@ class RaceGame:
             if other != seat and not used:
                 copy.boosts[other] = chance.below(other, BOOST_VALUES) + 1
         return copy
+
+    def greedy_bot(self, seed: bytes) -> GreedyBot:
+        """Greedy on the seat's position (its own boost is the only hidden thing it uses)."""
+        return GreedyBot(seed, lambda state, seat: (state.positions[seat],))
+
+
+    def pass_command(self, state: Any, seat: int) -> Command | None:
+        """None: the rules never let a seat pass."""
+        del state, seat
+        return None
 
 
 RACE = RaceGame()

@@ -36,6 +36,9 @@ FIGURES = {
     "redis_bytes_per_finished_game",
     "stream_bytes_per_move",
     "view_bytes_late",
+    "timer_fired_per_s",
+    "greedy_move_late_looot_ms",
+    "e2e_timed_per_s",
     "machine",
     *TARGETS,
 }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from contracts.base import Command, Event, GameConfig
 from contracts.games.fire_and_axe import (
@@ -13,11 +13,13 @@ from contracts.games.fire_and_axe import (
     FireAndAxeView,
 )
 from contracts.outcome import Outcome
+from domain.bots import GreedyBot
 from domain.chance import Chance
 from domain.engine import Game, check_may_act
 from domain.games.fire_and_axe import decide as rules
 from domain.games.fire_and_axe import legal, render, scoring, setup, views
 from domain.games.fire_and_axe.evolve import evolve
+from domain.games.fire_and_axe.greedy import greedy_bot
 from domain.games.fire_and_axe.state import FireAndAxeState
 
 
@@ -32,6 +34,8 @@ class FireAndAxeGame:
     command_type = FireAndAxeCommand
     event_type = FireAndAxeEvent
     view_type = FireAndAxeView
+    # No passing: a turn cannot end in the Wintering Zone (decision 5, README).
+    may_pass: bool = False
 
     def example_configs(self) -> Sequence[GameConfig]:
         """3, 4 and 5 players, with and without the conflict Runes; short round limits keep
@@ -97,6 +101,17 @@ class FireAndAxeGame:
     ) -> FireAndAxeState:
         """A copy whose hidden information (to `seat`) differs."""
         return views.scramble_hidden(state, seat, chance)
+
+
+    def greedy_bot(self, seed: bytes) -> GreedyBot:
+        """The stand-in bot: greedy on the seat's immediate score (see `greedy`)."""
+        return greedy_bot(seed)
+
+
+    def pass_command(self, state: Any, seat: int) -> Command | None:
+        """None: the rules never let a seat pass."""
+        del state, seat
+        return None
 
 
 GAME: Final[Game] = FireAndAxeGame()

@@ -14,11 +14,13 @@ from contracts.games.fjords import (
     FjordsView,
 )
 from contracts.outcome import Outcome
+from domain.bots import GreedyBot
 from domain.chance import Chance
 from domain.games.fjords import decide as rules
 from domain.games.fjords import legal, render, scoring, views
 from domain.games.fjords import setup as opening
 from domain.games.fjords.evolve import EVENT_HANDLERS, evolve, fold
+from domain.games.fjords.greedy import greedy_bot
 from domain.games.fjords.state import FjordsState
 from domain.games.fjords.tiles import TileSet, load_tile_set
 from domain.games.fjords.variants import PRESETS, preset_config
@@ -37,6 +39,8 @@ class FjordsGame:
     command_type: Any = FjordsCommand
     event_type: Any = FjordsEvent
     view_type: Any = FjordsView
+    # No passing: every Exploration and Settlement turn places a piece (or a rune).
+    may_pass: bool = False
 
     def __init__(self, tiles: TileSet) -> None:
         self.tiles = tiles
@@ -118,6 +122,17 @@ class FjordsGame:
     def scramble_hidden(self, state: FjordsState, seat: int | None, chance: Chance) -> FjordsState:
         """A copy with other tiles in the bag."""
         return views.scramble_hidden(state, seat, chance, self.tiles)
+
+
+    def greedy_bot(self, seed: bytes) -> GreedyBot:
+        """The stand-in bot: greedy on the seat's immediate score (see `greedy`)."""
+        return greedy_bot(seed)
+
+
+    def pass_command(self, state: Any, seat: int) -> Command | None:
+        """None: the rules never let a seat pass."""
+        del state, seat
+        return None
 
 
 GAME = FjordsGame(load_tile_set())

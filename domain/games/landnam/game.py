@@ -8,11 +8,13 @@ from typing import Final
 from contracts.base import Command, Event, GameConfig
 from contracts.games.landnam import LandnamCommand, LandnamConfig, LandnamEvent, LandnamView
 from contracts.outcome import Outcome
+from domain.bots import GreedyBot
 from domain.chance import Chance
 from domain.engine import Game
 from domain.games.landnam import decide as rules
 from domain.games.landnam import evolve as folding
 from domain.games.landnam import legal, scoring, setup, views
+from domain.games.landnam.greedy import greedy_bot
 from domain.games.landnam.state import LandnamState
 
 
@@ -26,6 +28,8 @@ class LandnamGame:
     command_type = LandnamCommand
     event_type = LandnamEvent
     view_type = LandnamView
+    # A seat may pass its choices (harvest, movement, building, windows, offers).
+    may_pass: bool = True
 
     def example_configs(self) -> Sequence[GameConfig]:
         """Every player count, with short round limits (decision 24 in this package's README)."""
@@ -90,6 +94,16 @@ class LandnamGame:
     ) -> LandnamState:
         """A copy in which only the cards hidden from `seat` differ."""
         return views.scramble_hidden(state, seat, chance)
+
+
+    def greedy_bot(self, seed: bytes) -> GreedyBot:
+        """The stand-in bot: greedy on the seat's immediate score (see `greedy`)."""
+        return greedy_bot(seed)
+
+
+    def pass_command(self, state: LandnamState, seat: int) -> Command | None:
+        """The seat's passing choice now (see `legal.passing_command`)."""
+        return legal.passing_command(state, seat)
 
 
 GAME: Final[Game] = LandnamGame()

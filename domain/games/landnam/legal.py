@@ -198,3 +198,29 @@ def _build_candidates(state: LandnamState, seat: int) -> list[Command]:
         commands += [cmd.BuildShip(vertex=vertex, at=h) for h in vertex]
     commands.append(cmd.BuildShip(vertex=None, at=None))
     return commands
+
+
+# The choices by which a seat passes, in the order a skipped turn prefers them: close an
+# Althing window, refuse an offer or aid, withdraw its own offer, end its cases, let the
+# harvest go, end the movement, end the turn.
+PASSING: tuple[type[Command], ...] = (
+    cmd.PassWindow,
+    cmd.DeclineTrade,
+    cmd.RefuseAid,
+    cmd.WithdrawOffer,
+    cmd.EndCases,
+    cmd.Proceed,
+    cmd.EndMovement,
+    cmd.PassDice,
+)
+
+
+def passing_command(state: LandnamState, seat: int) -> Command | None:
+    """The seat's legal passing choice now (`PASSING`), or None when its decision has none
+    (rolling the dice, an aging choice, appointing the starter, a suit's side)."""
+    legal = legal_commands(state, seat)
+    for kind in PASSING:
+        for command in legal:
+            if type(command) is kind:
+                return command
+    return None

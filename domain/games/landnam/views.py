@@ -126,13 +126,17 @@ def visible_event(event: Event, seat: int | None) -> Event | None:
 def scramble_hidden(state: LandnamState, seat: int | None, chance: Chance) -> LandnamState:
     """A copy whose hidden cards differ: the other players' resource hands are re-dealt from
     their cards and the stock, and their fate hands from theirs and the deck, keeping every
-    count the viewer sees."""
+    count the viewer sees. Two states the viewer cannot tell apart give the same copy."""
     scrambled = state.copy()
     others = [s for s in range(len(state.players)) if s != seat]
     draw = 0
     pool = [r for r in RESOURCES for _ in range(state.stock[r])]
     pool += [r for s in others for r in RESOURCES for _ in range(state.players[s].hand[r])]
     fates = list(state.deck) + [card for s in others for card in state.players[s].fate]
+    # Dealt from sorted pools: the copy depends on what the viewer sees only (its counts),
+    # never on how the hidden cards lie now (a greedy bot plans on this copy).
+    pool.sort()
+    fates.sort()
     for s in others:
         player = scrambled.players[s]
         size = sum(player.hand.values())

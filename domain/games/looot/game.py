@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from contracts.base import Command, Event, GameConfig
 from contracts.games.looot import LoootCommand, LoootConfig, LoootEvent, LoootView
 from contracts.outcome import Outcome
+from domain.bots import GreedyBot
 from domain.chance import Chance
 from domain.engine import Game
 from domain.games.looot import decide as rules
 from domain.games.looot import evolve as folding
 from domain.games.looot import legal, render, scoring, setup, views
+from domain.games.looot.greedy import greedy_bot
 from domain.games.looot.state import LoootState
 
 
@@ -26,6 +28,8 @@ class LoootGame:
     command_type = LoootCommand
     event_type = LoootEvent
     view_type = LoootView
+    # No passing: every turn places a Viking.
+    may_pass: bool = False
 
     def example_configs(self) -> Sequence[GameConfig]:
         """Every player count, drawn faces, and a fixed board."""
@@ -83,6 +87,17 @@ class LoootGame:
     def scramble_hidden(self, state: LoootState, seat: int | None, chance: Chance) -> LoootState:
         """A copy whose bag (the only hidden thing) holds other Longships, as many of them."""
         return views.scramble_hidden(state, seat, chance)
+
+
+    def greedy_bot(self, seed: bytes) -> GreedyBot:
+        """The stand-in bot: greedy on the seat's immediate score (see `greedy`)."""
+        return greedy_bot(seed)
+
+
+    def pass_command(self, state: Any, seat: int) -> Command | None:
+        """None: the rules never let a seat pass."""
+        del state, seat
+        return None
 
 
 GAME: Final[Game] = LoootGame()

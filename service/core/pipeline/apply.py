@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 import structlog
 
-from contracts.stream import SeatResigned, SeedRevealed, TurnClocks
+from contracts.stream import SeatResigned, SeatTakenBack, SeedRevealed, TurnClocks
 from domain import engine
 from domain.errors import IllegalCommand
 from service.adapters.store.records import (
@@ -174,6 +174,10 @@ def _decide_one(session: GameSession, plan: BatchPlan, received: ReceivedCommand
         command = session.codec.decode_command(received.body)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         return _refusal(received, "command.bad_payload", f"bad command: {exc}")
+    if received.seat in session.abandoned:
+        refused = _take_back(session, plan, received.seat)
+        if refused is not None:
+            return _refusal(received, "seat.abandoned", refused)
     try:
         events = engine.decide(game, session.state, command, received.seat, session.chance)
     except IllegalCommand as exc:
@@ -187,6 +191,22 @@ def _decide_one(session: GameSession, plan: BatchPlan, received: ReceivedCommand
         return evolve_all(session, plan.events, events, received.key)
 
     return _applied(session, plan, received, play, acting=received.seat, moved_itself=True)
+
+
+def _take_back(session: GameSession, plan: BatchPlan, seat: int) -> str | None:
+    """The player of an abandoned seat takes it back with this command, where the clock
+    lets them (`take_back`): SeatTakenBack, then the command is decided as any other (the
+    take-back stands if the rules refuse it). Else why it is refused."""
+    clock = session.clock
+    if clock is None or not clock.take_back:
+        return (
+            f"seat {seat} missed too many turns in a row: a bot holds it for the rest of the "
+            "game (this game's clock does not let a player take an abandoned seat back)"
+        )
+    # No command id: the take-back follows from the seat's state, whatever the rules then
+    # say of the command (a command's span holds its own events only).
+    append_service(session, plan.events, SeatTakenBack(seat), None)
+    return None
 
 
 def _decide_system(

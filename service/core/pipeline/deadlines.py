@@ -10,17 +10,19 @@ duplicate, so a deadline never fires twice.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 import structlog
 
 from service.adapters.rq_scheduler import DrainScheduler
-from service.adapters.store.deadlines import Deadlines
+from service.adapters.store.deadlines import Deadlines, DueDeadline
 from service.adapters.store.ports import CommandStore, GameMissing
 from service.core.pipeline.lifecycle import TimeOut, queue_system, timeout_id
 from service.shared.errors import ServiceError
 
 log = structlog.get_logger("skald.deadlines")
+FIRED_AT_ONCE = 64  # timeouts queued concurrently
 
 
 @dataclass
@@ -38,26 +40,38 @@ async def fire_due(
     now_ms: int | None = None,
     limit: int = 1000,
 ) -> DeadlineReport:
-    """Queue a timeout for every deadline passed at `now_ms` (the Redis clock by default)."""
+    """Queue a timeout for every deadline passed at `now_ms` (the Redis clock by default),
+    `FIRED_AT_ONCE` at a time (each is a few round trips to Redis: they overlap)."""
     now = await deadlines.now_ms() if now_ms is None else now_ms
     report = DeadlineReport()
-    for deadline in await deadlines.due(now, limit):
-        report.due += 1
-        command = TimeOut(deadline.seat, deadline.since)
-        try:
-            fresh = await queue_system(
-                store,
-                scheduler,
-                deadline.game_id,
-                timeout_id(deadline.seat, deadline.since),
-                command,
-            )
-        except GameMissing:
-            log.info("deadline_of_missing_game", game_id=deadline.game_id)
-            fresh = False
-        except ServiceError as exc:  # quarantined or damaged: kept for when it is back
-            log.warning("deadline_deferred", game_id=deadline.game_id, code=exc.code)
-            continue
-        report.fired += fresh
-        await deadlines.remove(deadline)
+    due = await deadlines.due(now, limit)
+    report.due = len(due)
+    for first in range(0, len(due), FIRED_AT_ONCE):
+        chunk = due[first : first + FIRED_AT_ONCE]
+        results = await asyncio.gather(*(_fire(store, scheduler, d) for d in chunk))
+        report.fired += sum(1 for result in results if result is True)
+        done = [d for d, result in zip(chunk, results, strict=True) if result is not None]
+        await deadlines.remove_all(done)
     return report
+
+
+async def _fire(
+    store: CommandStore, scheduler: DrainScheduler, deadline: DueDeadline
+) -> bool | None:
+    """Queue one deadline's timeout: whether it was new (False: queued before, or its game is
+    gone), None when it must stay indexed (its game is quarantined or damaged)."""
+    command = TimeOut(deadline.seat, deadline.since)
+    try:
+        return await queue_system(
+            store,
+            scheduler,
+            deadline.game_id,
+            timeout_id(deadline.seat, deadline.since),
+            command,
+        )
+    except GameMissing:
+        log.info("deadline_of_missing_game", game_id=deadline.game_id)
+        return False
+    except ServiceError as exc:  # quarantined or damaged: kept for when it is back
+        log.warning("deadline_deferred", game_id=deadline.game_id, code=exc.code)
+        return None

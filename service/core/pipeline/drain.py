@@ -31,12 +31,13 @@ from service.adapters.store.records import (
     TurnRequest,
 )
 from service.adapters.store.side import Lobby, Views
+from service.core.pipeline.apply import BatchPlan
 from service.core.pipeline.careful import OneAtATime
 from service.core.pipeline.session import GameSession, SessionCache, load_session
 from service.core.pipeline.turn_plan import (
     DrainReport,
     Planned,
-    drop_deadlines,
+    drop_round_deadlines,
     plan_turn,
     views_of,
 )
@@ -125,8 +126,9 @@ class Drainer:
                 reports[game_id] = DrainReport(game_id, "busy")
                 continue
             try:
+                # Its deadlines are indexed below with the round's, in one call.
                 entry = await plan_turn(
-                    self.store, self.lease_ttl_ms, game_id, session, turn, None, self.deadlines
+                    self.store, self.lease_ttl_ms, game_id, session, turn, None, None
                 )
             except Exception:
                 log.exception("drain_plan_failed", game_id=game_id)
@@ -139,6 +141,11 @@ class Drainer:
                 continue
             planned[game_id] = entry
         batches = [(game_id, entry.batch) for game_id, entry in planned.items()]
+        if self.deadlines is not None:  # before the commit: never lost
+            await self.deadlines.add_many(
+                [(game_id, entry.plan.deadlines) for game_id, entry in planned.items()]
+            )
+        committed: list[tuple[str, BatchPlan]] = []  # whose ended deadlines are dropped
         taken: list[str] = []
         waited = False
         sent = time.perf_counter()
@@ -162,13 +169,14 @@ class Drainer:
             if isinstance(outcome, Committed):
                 held.pop(game_id, None)  # the commit gave the lease back
             try:
-                reports[game_id] = await self._finish(game_id, entry, outcome, sent)
+                reports[game_id] = await self._finish(game_id, entry, outcome, sent, committed)
             except RedisError:
                 raise
             except Exception:  # after its commit: the game's turn is over all the same
                 log.exception("drain_finish_failed", game_id=game_id)
                 reports[game_id] = DrainReport(game_id, "applied", len(entry.plan.decided))
             held.pop(game_id, None)
+        await drop_round_deadlines(self.deadlines, committed)
         for game_id, turn in careful.items():
             try:
                 reports[game_id] = await self.careful.run(game_id, turn)
@@ -190,9 +198,15 @@ class Drainer:
             log.exception("drain_release_failed", game_id=game_id)
 
     async def _finish(
-        self, game_id: str, entry: Planned, outcome: Committed | Exception, sent: float
+        self,
+        game_id: str,
+        entry: Planned,
+        outcome: Committed | Exception,
+        sent: float,
+        committed: list[tuple[str, BatchPlan]],
     ) -> DrainReport:
-        """Keep the advanced session if the batch was committed; report the game's turn."""
+        """Keep the advanced session if the batch was committed (noting it in `committed`,
+        whose ended deadlines the round drops); report the game's turn."""
         plan, session = entry.plan, entry.session
         if not isinstance(outcome, Committed):
             # Someone else writes this game now; nothing of this batch was written and the
@@ -207,7 +221,7 @@ class Drainer:
             self.cache.put(session)
         else:
             await self._rebuild_views(game_id)
-        await drop_deadlines(self.deadlines, game_id, plan)
+        committed.append((game_id, plan))
         if plan.finished and not entry.was_finished and self.lobby is not None:
             await self.lobby.close(game_id, session.meta.game)
         log.info(

@@ -19,7 +19,9 @@ from contracts.stream import (
     GameCancelled,
     GameOpened,
     SeatAbandoned,
+    SeatForfeited,
     SeatResigned,
+    SeatTakenBack,
     TableStarted,
     TurnClocks,
     TurnTimedOut,
@@ -52,6 +54,8 @@ class GameSession:
     bots: frozenset[int] = frozenset()
     clock: Clock | None = None  # the turn timer, for games created with one
     clocks: TurnClocks | None = None  # the deadlines now, each seat's bank and missed turns
+    abandoned: frozenset[int] = frozenset()  # bots' seats a player may take back
+    forfeited: frozenset[int] = frozenset()  # seats out of the game, ranked last
 
     @classmethod
     def start(
@@ -112,7 +116,18 @@ class GameSession:
             missed = list(self.clocks.missed)
             missed[event.seat] = event.missed
             self.clocks = msgspec.structs.replace(self.clocks, missed=missed)
-        elif isinstance(event, SeatAbandoned | SeatResigned):
+        elif isinstance(event, SeatAbandoned):
+            self.bots, self.abandoned = self.bots | {event.seat}, self.abandoned | {event.seat}
+        elif isinstance(event, SeatForfeited):
+            self.bots, self.forfeited = self.bots | {event.seat}, self.forfeited | {event.seat}
+            self.abandoned = self.abandoned - {event.seat}
+        elif isinstance(event, SeatTakenBack):
+            self.bots, self.abandoned = self.bots - {event.seat}, self.abandoned - {event.seat}
+            if self.clocks is not None:  # a fresh start: no missed turns in a row
+                missed = list(self.clocks.missed)
+                missed[event.seat] = 0
+                self.clocks = msgspec.structs.replace(self.clocks, missed=missed)
+        elif isinstance(event, SeatResigned):
             self.bots = self.bots | {event.seat}
         elif isinstance(event, GameOpened):
             self.phase = "open"

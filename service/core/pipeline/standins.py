@@ -1,10 +1,11 @@
 """What the service plays itself, inside a command's decision: the bots' moves, a bot standing
 in for a seat whose deadline passed, and the turn clocks after each command.
 
-Pure apart from the session and the list of events it advances (like `apply`). Bots choose
-only among `legal_commands`, seeded by the game's seed and the version, so a replay draws the
-same moves; their events carry the command id `bot:<seat>:<version>` (a colon: no client id
-holds one), which is how audit tells a bot's move from a player's.
+Pure apart from the session and the list of events it advances (like `apply`). Bots (each
+game's greedy bot) choose only among `legal_commands`, seeded by the game's seed and the
+version, so a replay draws the same moves; their events carry the command id
+`bot:<seat>:<version>` (a colon: no client id holds one), which is how audit tells a bot's
+move from a player's.
 """
 
 from __future__ import annotations
@@ -13,9 +14,14 @@ import hashlib
 from typing import Any
 
 from contracts.base import Command
-from contracts.stream import BOT_ID_PREFIX, SeatAbandoned, TurnTimedOut
+from contracts.stream import (
+    BOT_ID_PREFIX,
+    SeatAbandoned,
+    SeatForfeited,
+    TurnSkipped,
+    TurnTimedOut,
+)
 from domain import engine
-from domain.bots import RandomBot
 from domain.engine import Game
 from service.adapters.store.records import NewEvent
 from service.core.pipeline.chain import link
@@ -25,6 +31,7 @@ from service.core.pipeline.session import GameSession
 
 MAX_BOT_MOVES = 10_000  # per command: a game of bots alone still ends, but never loops here
 Deadline = tuple[int, int, int]  # (seat, since, deadline ms)
+PASS_SUFFIX = "pass"  # ends the command id of a passing move played for a skipped seat
 
 
 def append(session: GameSession, out: list[NewEvent], data: bytes, command_id: str | None) -> None:
@@ -59,10 +66,10 @@ def bot_command_id(seat: int, version: int) -> str:
 
 
 def bot_command(game: Game, state: Any, seat: int, seed: bytes, version: int) -> Command | None:
-    """The bot's move for `seat` at `version`: seeded by the game's seed and the version, so
-    a replay (and the fairness check) draws the same one."""
+    """The bot's move for `seat` at `version`: the game's greedy bot, seeded by the game's
+    seed and the version, so a replay (and the fairness check) draws the same one."""
     draw = hashlib.sha256(seed + b"bot" + version.to_bytes(8, "big"))
-    return RandomBot(draw.digest()).choose(game, state, seat)
+    return game.greedy_bot(draw.digest()).choose(game, state, seat)
 
 
 def _bot_move(session: GameSession, out: list[NewEvent], seat: int) -> bool | None:
@@ -106,19 +113,46 @@ def check_current(session: GameSession, timeout: TimeOut) -> None:
         )
 
 
+def pass_command_id(seat: int, version: int) -> str:
+    """The command id of a passing move the service plays for a skipped seat (a bot's id, so
+    audit marks it; the fairness check re-derives it from the game's `pass_command`)."""
+    return f"{bot_command_id(seat, version)}:{PASS_SUFFIX}"
+
+
+def _pass_move(session: GameSession, out: list[NewEvent], seat: int) -> bool | None:
+    """The seat passes its current decision, or (where it has no passing choice) the bot
+    makes that one decision: whether it ended the game, None when nothing was played."""
+    game = session.game
+    command = game.pass_command(session.state, seat)
+    if command is None:
+        return _bot_move(session, out, seat)
+    events = engine.decide(game, session.state, command, seat, session.chance)
+    if not events:
+        return None
+    return evolve_all(session, out, events, pass_command_id(seat, session.version))
+
+
 def time_out(session: GameSession, out: list[NewEvent], timeout: TimeOut, command_id: str) -> bool:
-    """A current deadline passed (`check_current`): record it, abandon the seat after too
-    many, and let a bot play the seat's turn; whether the game ended."""
+    """A current deadline passed (`check_current`): record it, then the clock's policy acts
+    (`on_timeout`): a bot plays the seat's turn (`bot`), the seat passes it (`skip`), or the
+    seat is out and a bot holds it (`forfeit`); after too many missed turns in a row the seat
+    is abandoned to a bot. Whether the game ended."""
     clocks, clock = session.clocks, session.clock
     assert clocks is not None and clock is not None
-    missed = clocks.missed[timeout.seat] + 1
-    append_service(session, out, TurnTimedOut(timeout.seat, missed), command_id)
-    if missed >= clock.abandon_after and timeout.seat not in session.bots:
-        append_service(session, out, SeatAbandoned(timeout.seat), command_id)
+    seat = timeout.seat
+    missed = clocks.missed[seat] + 1
+    append_service(session, out, TurnTimedOut(seat, missed), command_id)
+    if clock.on_timeout == "forfeit" and seat not in session.bots:
+        append_service(session, out, SeatForfeited(seat), command_id)
+    elif missed >= clock.abandon_after and seat not in session.bots:
+        append_service(session, out, SeatAbandoned(seat), command_id)
+    skip = clock.on_timeout == "skip" and seat not in session.bots
+    if skip:
+        append_service(session, out, TurnSkipped(seat), command_id)
     for _ in range(MAX_BOT_MOVES):
-        if timeout.seat not in session.game.to_act(session.state):
+        if seat not in session.game.to_act(session.state):
             break
-        ended = _bot_move(session, out, timeout.seat)
+        ended = _pass_move(session, out, seat) if skip else _bot_move(session, out, seat)
         if ended is None:
             break
         if ended:

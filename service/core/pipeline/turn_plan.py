@@ -100,12 +100,33 @@ def views_of(session: GameSession) -> dict[str, bytes]:
         session.meta.seats,
         session.phase,
         session.deadlines(),
+        session.forfeited,
     )
 
 
+async def drop_round_deadlines(
+    deadlines: Deadlines | None, committed: list[tuple[str, BatchPlan]]
+) -> None:
+    """`drop_deadlines` for the committed batches of a drain round: the ended deadlines of
+    every game still going on in one call, the games that ended one by one."""
+    if deadlines is None:
+        return
+    for game_id, plan in committed:
+        if plan.finished:
+            await deadlines.drop_game(game_id)
+    going_on = [(game_id, plan.dropped) for game_id, plan in committed if not plan.finished]
+    await deadlines.drop_many(going_on)
+
+
 async def drop_deadlines(deadlines: Deadlines | None, game_id: str, plan: BatchPlan) -> None:
-    """Unindex the deadlines a committed batch ended: spare them a stale timeout."""
-    if plan.dropped and deadlines is not None:
+    """Unindex the deadlines a committed batch ended: spare them a stale timeout. A batch
+    that ended the game unindexes every deadline of the game, including any a batch indexed
+    before a commit that never happened (its versions are not the stream's)."""
+    if deadlines is None:
+        return
+    if plan.finished:
+        await deadlines.drop_game(game_id)
+    elif plan.dropped:
         await deadlines.drop(game_id, plan.dropped)
 
 

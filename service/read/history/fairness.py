@@ -21,7 +21,7 @@ from domain.chance import Chance, commitment
 from domain.engine import decide, fold
 from domain.errors import IllegalCommand
 from service.core.pipeline.lifecycle import SYSTEM_SEAT
-from service.core.pipeline.standins import bot_command
+from service.core.pipeline.standins import PASS_SUFFIX, bot_command
 from service.read.history.disclosure import plain
 from service.read.history.record import GameHistory, Step
 from service.shared.errors import InvalidInput
@@ -123,8 +123,12 @@ def _bot_moves(
             return _uncaused(history, version, version), state
         groups.setdefault(command_id, []).append((version, event))
     for command_id, recorded in groups.items():
-        seat, at = (int(part) for part in command_id[len(BOT_ID_PREFIX) :].split(":"))
-        command = bot_command(game, state, seat, seed, at)
+        parts = command_id[len(BOT_ID_PREFIX) :].split(":")
+        seat, at = int(parts[0]), int(parts[1])
+        if parts[2:] == [PASS_SUFFIX]:  # a skipped seat's passing move
+            command = game.pass_command(state, seat)
+        else:
+            command = bot_command(game, state, seat, seed, at)
         expected = [] if command is None else decide(game, state, command, seat, chance)
         mismatch = _compare(expected, recorded, recorded[0][0], tally)
         if mismatch is not None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from service.adapters.store.deadlines import Deadlines
 from service.adapters.store.keys import GameKeys, ready_key, runners_key
 
 # The key families of a game, by their attribute on GameKeys.
@@ -33,6 +34,10 @@ class KeyInspector:
     def __init__(self, redis: Redis, prefix: str) -> None:
         self.redis = redis
         self.prefix = prefix
+
+    async def deadlines_of(self, game_id: str) -> list[str]:
+        """The game's members in the deadlines set (a scan of the set)."""
+        return await Deadlines(self.redis, self.prefix).of_game(game_id)
 
     async def inspect(self, game_id: str) -> GameKeysState:
         """The state of the game's keys now."""

@@ -13,7 +13,8 @@ from typing import Literal, Protocol
 
 from service.adapters.store.ports import HistoryStore
 from service.adapters.store.side import Views
-from service.core.projections import encode_views
+from service.core.pipeline.session import GameSession
+from service.core.pipeline.turn_plan import views_of
 from service.read.history.loading import read_game
 from service.read.history.record import GameHistory, decode_history
 from service.shared.errors import ServiceError
@@ -53,14 +54,13 @@ class RebuildResult:
 
 
 def fresh_projections(history: GameHistory) -> dict[str, bytes]:
-    """Every projection of the game at its last version, encoded as the worker encodes them."""
-    return encode_views(
-        history.codec,
-        history.game_id,
-        history.last_version,
-        history.state_at(history.last_version),
-        history.meta.seats,
-    )
+    """Every projection of the game at its last version, encoded as the worker encodes them:
+    from a session folded over the stored events, so the life cycle they record (the phase,
+    the deadlines, forfeited seats) is in the rebuilt turns as in the stored ones."""
+    session = GameSession.start(history.game_id, history.meta, history.codec, b"", history.head)
+    session.fold(history.stored)
+    session.move_to(history.head)
+    return views_of(session)
 
 
 async def rebuild_projections(

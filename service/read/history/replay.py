@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from contracts.history import MoveRecord, ReplayFrame
+from service.core.forfeits import forfeited_seats, rank_forfeited_last
 from service.read.history.disclosure import Audience, Disclosure
 from service.read.history.history_errors import VersionOutOfRange
 from service.read.history.record import GameHistory, Step
@@ -137,7 +138,11 @@ def replay_frame(
         seat=seat,
         view=disclosure.view(state, seat),
         to_act=list(game.to_act(state)) if state is not None else [],
-        outcome=game.outcome(state) if state is not None else None,
+        outcome=(
+            rank_forfeited_last(game.outcome(state), forfeited_seats(history.events[:version]))
+            if state is not None
+            else None
+        ),
         moves=move_list(history, disclosure, version),
         withheld=withheld_notes(history, disclosure),
     )

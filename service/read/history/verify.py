@@ -27,7 +27,7 @@ import msgspec
 import redis.exceptions
 
 from contracts.history import Check, GameVerification
-from contracts.stream import BOT_ID_PREFIX
+from contracts.stream import BOT_ID_PREFIX, GameCancelled
 from service.adapters.store.ports import GameMissing, HistoryStore
 from service.core.codec import is_meta_event
 from service.core.pipeline.chain import first_broken_link
@@ -111,6 +111,8 @@ def check_events(history: GameHistory) -> Check:
         except Exception as exc:
             return _failed("events", f"the rules fail to apply this event: {exc!r}", version)
     over = state is not None and history.game.outcome(state) is not None
+    # A game cancelled before it started is over too: its creator ended it, not the rules.
+    over = over or any(isinstance(event, GameCancelled) for event in history.events)
     revealed = history.seed_revealed is not None
     last = history.last_version
     if history.finished and not revealed:
@@ -245,6 +247,21 @@ def check_liveness(stored: StoredGame, keys: GameKeysState, grace_s: float) -> C
     )
 
 
+def check_deadlines(stored: StoredGame, members: list[str]) -> Check:
+    """A game that is over (finished or cancelled) leaves no deadline in the deadlines set."""
+    if not stored.head.finished:
+        return _ok("deadlines", f"{len(members)} deadlines indexed while the game goes on")
+    if not members:
+        return _ok("deadlines", "the game is over and no deadline of it remains")
+    return _failed(
+        "deadlines",
+        f"the game is over but {len(members)} deadline{'s' if len(members) > 1 else ''} of "
+        f"it remain in the deadlines set ({', '.join(sorted(members)[:5])}): each would "
+        "queue a timeout on a game that is over",
+        stored.head.version,
+    )
+
+
 async def verify_game(
     store: HistoryStore,
     game_id: str,
@@ -278,6 +295,8 @@ async def verify_game(
             check_records(stored, keys, await store.seed(game_id)),
             check_liveness(stored, keys, grace_s),
         ]
+        assert inspector is not None
+        checks.append(check_deadlines(stored, await inspector.deadlines_of(game_id)))
     later = ("events", "outcomes", "projections", "fairness")
     try:
         history = decode_history(stored)

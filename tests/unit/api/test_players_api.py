@@ -144,3 +144,40 @@ async def test_audit_and_replay_show_the_service_and_bot_moves(api: Api) -> None
         assert audited.status_code == 200, audited.text
         replayed = await api.client.get(f"/games/{game_id}/replay", params={"at": version})
         assert replayed.status_code == 200, replayed.text
+
+
+async def test_a_clock_that_skips_turns_is_refused_where_the_rules_never_pass(api: Api) -> None:
+    ada = await new_player(api, "Ada")
+    for game, config in (("race", race_config()), ("looot", {"players": 2})):
+        refused = await api.client.post(
+            "/games",
+            json={
+                "game": game,
+                "config": config,
+                "clock": {"per_move_s": 60, "on_timeout": "skip"},
+            },
+            headers=bearer(ada["token"]),
+        )
+        assert refused.status_code == 422, refused.text
+        problem = refused.json()
+        assert problem["code"] == "clock.skip_not_allowed" and game in problem["detail"]
+    created = await api.client.post(
+        "/games",
+        json={
+            "game": "landnam",
+            "config": {"players": 3},
+            "clock": {"per_move_s": 60, "on_timeout": "skip", "take_back": True},
+        },
+        headers=bearer(ada["token"]),
+    )
+    assert created.status_code == 201, created.text
+    forfeit = await api.client.post(
+        "/games",
+        json={
+            "game": "race",
+            "config": race_config(),
+            "clock": {"per_move_s": 60, "on_timeout": "forfeit"},
+        },
+        headers=bearer(ada["token"]),
+    )
+    assert forfeit.status_code == 201, forfeit.text

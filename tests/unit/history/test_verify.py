@@ -39,6 +39,7 @@ CHECKS = [
     "chain",
     "records",
     "liveness",
+    "deadlines",
     "rules",
     "events",
     "outcomes",

@@ -9,7 +9,9 @@ changes only what the seat may not see: the views served must equal the views of
 state. And the secret seed (in hex) must appear in nothing served before the game ends.
 
 The games are players' games with a turn timer: their life-cycle and clock events, the
-players' games listings and profiles are served too, and checked alike.
+players' games listings and profiles are served too, and checked alike. Then a seat resigns
+and a bot plays it: everything is checked again, the audit of the bot's moves too; and once
+the bots have finished the game, its rematch is served without the rematch's own seed.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ MAX_MOVES_BETWEEN_CHECKS = 14
 SEEDS = [11]
 SLOW_SEEDS = [29, 47, 83]
 REPLAYED_VERSIONS = 4  # the replay and audit of the last few versions at each stop
+MAX_MOVES_UNTIL_BOT = 300  # moves of the others, at most, before a resigned seat's turn
 
 
 def plain(value: Any) -> Any:
@@ -179,7 +182,9 @@ async def check_audience(
     assert turn["phase"] == "started" and set(turn["deadlines"]) == {str(s) for s in turn["to_act"]}
     if token is not None:
         mine = await served.get(api, "/players/me/games", token)
-        assert [game["seat"] for game in mine["games"]] == [seat]
+        assert [listing["seat"] for listing in mine["games"] if listing["game_id"] == game_id] == [
+            seat
+        ]
     await served.get(api, f"{base}/fairness", token)
     for at in range(max(1, version - REPLAYED_VERSIONS), version + 1):
         await served.get(api, f"{base}/replay", token, at=at)
@@ -240,6 +245,92 @@ async def test_nothing_served_during_play_reveals_hidden_information(
                 assert secret.hex().encode() not in body.lower()
                 assert secret.hex() not in body.decode(errors="replace")
     assert sent > 0
+    if not finished:
+        await resign_then_rematch(api, game, game_id, tokens, secret, sent)
+
+
+def assert_secret_absent(bodies: list[bytes], secret: bytes) -> None:
+    for body in bodies:
+        assert secret.hex().encode() not in body.lower()
+        assert secret.hex() not in body.decode(errors="replace")
+
+
+async def check_bot_audits(
+    api: Api, game: Game, game_id: str, seat: int | None, token: str | None
+) -> list[bytes]:
+    """The audit of every bot move, as the audience sees it: a bot's move, its events as the
+    game lets the audience see them, the public view before it; the bodies, for the scan."""
+    codec = codec_for(game.name)
+    stored = await api.skald.store.read(game_id)
+    bodies = []
+    bot_versions = [e.version for e in stored if (e.command_id or "").startswith("bot:")]
+    assert bot_versions, "a resigned seat is played by the bot"
+    for version in bot_versions[-REPLAYED_VERSIONS:]:
+        response = await api.client.get(
+            f"/games/{game_id}/audit/{version}", headers=bearer(token) if token else {}
+        )
+        assert response.status_code == 200, response.text
+        report = response.json()
+        assert report["subject"] == "bot"
+        decoded = codec.decode_event(stored[version - 1].data)
+        if not is_meta_event(decoded):
+            decoded = game.visible_event(decoded, seat)
+        shown = [record["event"] for record in report["events"]]
+        assert shown == ([] if decoded is None else [plain(decoded)])
+        assert "seat_view_before" not in report and "legal_alternatives" not in report
+        bodies.append(response.content)
+    return bodies
+
+
+async def resign_then_rematch(
+    api: Api, game: Game, game_id: str, tokens: list[str], secret: bytes, sent: int
+) -> None:
+    """The last seat resigns (a bot plays it): every audience is checked again, the bot's
+    moves audited too. Then every seat resigns, the bots finish the game, and its rematch,
+    with a secret seed of its own, is served to its players without that seed."""
+    last = len(tokens) - 1
+    resigned = await api.client.post(f"/games/{game_id}/resign", headers=bearer(tokens[last]))
+    assert resigned.status_code == 202, resigned.text
+    await api.drain()
+    bots = [ClientBot(sent * 10 + seat) for seat in range(len(tokens))]
+    finished = False
+    for _ in range(MAX_MOVES_UNTIL_BOT):  # until the bot has played the resigned seat
+        stored = await api.skald.store.read(game_id)
+        if finished or any((e.command_id or "").startswith("bot:") for e in stored):
+            break
+        sent, finished = await play_moves(api, game_id, tokens, bots, 1, sent)
+    if not finished:
+        audiences: list[tuple[int | None, str | None]] = [(None, None), *enumerate(tokens)]
+        for seat, token in audiences:
+            served = await check_audience(api, game, game_id, seat, token, sent)
+            bot_audits = await check_bot_audits(api, game, game_id, seat, token)
+            assert_secret_absent([resigned.content, *served.bodies, *bot_audits], secret)
+    for token in tokens[:last]:
+        response = await api.client.post(f"/games/{game_id}/resign", headers=bearer(token))
+        assert response.status_code in (202, 409), response.text  # 409: over already
+        await api.drain()
+    assert (await api.client.get(f"/games/{game_id}/turn")).json()["finished"]
+    rematch = await api.client.post(f"/games/{game_id}/rematch", headers=bearer(tokens[0]))
+    assert rematch.status_code == 201, rematch.text
+    new_id = rematch.json()["game_id"]
+    new_secret = await api.skald.store.seed(new_id)
+    assert new_secret is not None
+    bodies = [rematch.content]
+    for seat, token in enumerate(tokens):
+        again = await api.client.post(f"/games/{game_id}/rematch", headers=bearer(token))
+        assert again.status_code == 201 and again.json()["game_id"] == new_id
+        listed = await api.client.get("/players/me/games", headers=bearer(token))
+        assert new_id in [listing["game_id"] for listing in listed.json()["games"]]
+        joined = await api.client.post(
+            f"/games/{new_id}/seats", json={"seat": seat}, headers=bearer(token)
+        )
+        assert joined.status_code == 201, joined.text
+        bodies += [again.content, listed.content, joined.content]
+    await api.drain()  # the rematch starts once its last seat is taken
+    audiences: list[tuple[int | None, str | None]] = [(None, None), *enumerate(tokens)]
+    for seat, token in audiences:
+        bodies += (await check_audience(api, game, new_id, seat, token, 0)).bodies
+    assert_secret_absent(bodies, new_secret)
 
 
 @pytest.mark.parametrize("name", [n for n in game_names() if n != "race"])
