@@ -11,6 +11,7 @@ from service import bootstrap
 from service.core.pipeline.deadlines import DeadlineReport, fire_due
 from service.core.pipeline.runner import RunnerReport
 from service.core.pipeline.sweep import SweepReport, sweep
+from service.core.ratings.ledger import LedgerReport
 from service.shared.settings import Settings
 
 
@@ -30,6 +31,7 @@ class WorkerRuntime:
         self.scheduler = graph.scheduler
         self.drainer = graph.drainer
         self.drain_runner = graph.runner
+        self.ledger = bootstrap.rating_ledger(self.redis, settings, self.store)
 
     def run_drains(self, job_id: str) -> RunnerReport:
         """Be the drain runner `job_id`: drain ready games until none is left or time is up."""
@@ -49,6 +51,10 @@ class WorkerRuntime:
     def fire_deadlines(self) -> DeadlineReport:
         """Queue a timeout for every turn deadline passed."""
         return self.runner.run(fire_due(self.deadlines, self.store, self.scheduler))
+
+    def catch_up_ratings(self) -> LedgerReport:
+        """Log the finished games no worker logged (docs/ratings.md), and fold the ratings."""
+        return self.runner.run(bootstrap.catch_up_ratings(self.redis, self.settings, self.ledger))
 
     def close(self) -> None:
         """Close the clients and the loop."""
