@@ -32,7 +32,8 @@ class CreateGameRequest(Request, frozen=True):
     config: dict[str, Any]
     seed_hex: str | None = None
     clock: Clock | None = None
-    rated: bool = True
+    # A literal, not `bool`: the API converts bodies leniently, and would take 0 for false.
+    rated: Literal[True, False] = True
 
 
 class GameCreated(msgspec.Struct, frozen=True):
