@@ -59,12 +59,12 @@ class RatingSide:
         offset = _decode_cursor(cursor, "ratings.bad_cursor")
         key = rating_key(game, variant)
         player_ids = await self.store.board_page(key, offset, limit + 1)
+        stored = await self.store.standings(key, player_ids[:limit])
         entries: list[LeaderboardEntry] = []
         for place, player_id in enumerate(player_ids[:limit], offset + 1):
-            stored = await self.store.standings(key, [player_id])
-            profile = await self.players.profile(player_id)
             if player_id not in stored:
-                continue
+                continue  # folded again since the page was read: it is back on its next read
+            profile = await self.players.profile(player_id)
             standing = STANDING_DECODER.decode(stored[player_id])
             entries.append(
                 LeaderboardEntry(

@@ -100,10 +100,12 @@ class RatingsStore:
 
     async def unlogged(self, game_ids: list[str]) -> list[str]:
         """Those of the games not logged yet."""
-        if not game_ids:
-            return []
-        found: Any = await self.redis.hmget(self.logged_key, game_ids)
-        return [game_id for game_id, place in zip(game_ids, found, strict=True) if place is None]
+        missing: list[str] = []
+        for start in range(0, len(game_ids), SCAN_BATCH):
+            batch = game_ids[start : start + SCAN_BATCH]
+            found: Any = await self.redis.hmget(self.logged_key, batch)
+            missing += [game_id for game_id, place in zip(batch, found, strict=True) if not place]
+        return missing
 
     async def folded(self) -> Folded:
         """Where the fold stands."""
