@@ -257,8 +257,13 @@ async def rebuild_ratings(
 
 
 async def catch_up_ratings(
-    redis: Redis, settings: Settings, ledger: RatingLedger | None = None
+    redis: Redis, settings: Settings, ledger: RatingLedger | None = None, owner: str = ""
 ) -> LedgerReport:
-    """Log the finished games in Redis that no worker logged yet, and fold."""
+    """Log the finished games in Redis that no worker logged yet, and fold; with `owner`,
+    only if no other worker claimed this `ratings_catch_up_s` interval."""
+    ledger = ledger or rating_ledger(redis, settings)
+    interval_ms = int(settings.ratings_catch_up_s * 1000)
+    if owner and not await ledger.store.claim_catch_up(owner, interval_ms):
+        return LedgerReport()
     finished = await HotGames(redis, settings.key_prefix).finished_games()
-    return await (ledger or rating_ledger(redis, settings)).catch_up(sorted(finished))
+    return await ledger.catch_up(sorted(finished))

@@ -6,6 +6,8 @@ on this loop, so connections and cached game states survive from one job to the 
 from __future__ import annotations
 
 import asyncio
+import os
+import threading
 
 from service import bootstrap
 from service.core.pipeline.deadlines import DeadlineReport, fire_due
@@ -53,8 +55,12 @@ class WorkerRuntime:
         return self.runner.run(fire_due(self.deadlines, self.store, self.scheduler))
 
     def catch_up_ratings(self) -> LedgerReport:
-        """Log the finished games no worker logged (docs/ratings.md), and fold the ratings."""
-        return self.runner.run(bootstrap.catch_up_ratings(self.redis, self.settings, self.ledger))
+        """Log the finished games no worker logged (docs/ratings.md), and fold the ratings
+        (unless another worker claimed this interval's catch-up)."""
+        owner = f"{os.getpid()}:{threading.get_ident()}"
+        return self.runner.run(
+            bootstrap.catch_up_ratings(self.redis, self.settings, self.ledger, owner)
+        )
 
     def close(self) -> None:
         """Close the clients and the loop."""

@@ -11,6 +11,7 @@ own slot). `<base>` is `<prefix>ratings:{ratings}:`.
 <base>player:<id>       hash: rating key -> the player's encoded standing
 <base>board:<key>       sorted set: player id by displayed rating (mu - 3 sigma)
 <base>history:<id>      sorted set: the player's encoded history entries by log place
+<base>catch-up          string (expires): the worker doing this interval's catch-up
 """
 
 from __future__ import annotations
@@ -158,6 +159,12 @@ class RatingsStore:
         await self._reset(
             keys=[self.folded_key, self.log_key, self.logged_key, *doomed],
             args=["log" if with_log else "keep"],
+        )
+
+    async def claim_catch_up(self, owner: str, interval_ms: int) -> bool:
+        """Claim this interval's catch-up for `owner` (one worker per interval does it)."""
+        return bool(
+            await self.redis.set(self.base + "catch-up", owner, nx=True, px=max(interval_ms, 1))
         )
 
     async def player_standings(self, player_id: str) -> dict[str, bytes]:

@@ -141,6 +141,21 @@ async def test_the_sweepers_catch_up_logs_a_game_the_worker_missed(harness: Harn
     assert (await harness.skald.public_profile(ids[0])).ratings[0].games == 1
 
 
+async def test_one_worker_catches_up_per_interval(harness: Harness) -> None:
+    ids = await register(harness, "Ada", "Bo")
+    harness.drainer.on_finished = None
+    settings, redis = harness.skald.settings, harness.skald.redis
+    # The first worker claims the interval (nothing to log yet)
+    assert (await bootstrap.catch_up_ratings(redis, settings, owner="w1")).logged == 0
+    missed = await players_game(harness, ids)
+    await play_out(harness, missed, "y")
+    # Another worker within the same interval leaves it to the next one
+    assert (await bootstrap.catch_up_ratings(redis, settings, owner="w2")).logged == 0
+    assert await ratings_store(harness).unlogged([missed]) == [missed]
+    await redis.delete(ratings_store(harness).base + "catch-up")  # the interval passed
+    assert (await bootstrap.catch_up_ratings(redis, settings, owner="w2")).logged == 1
+
+
 async def test_rebuilt_ratings_equal_the_live_ones(harness: Harness) -> None:
     ids = await register(harness, "Ada", "Bo", "Cy", "Di")
     games = []
