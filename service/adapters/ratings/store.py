@@ -124,11 +124,18 @@ class RatingsStore:
 
     async def standings(self, rating_key: str, player_ids: list[str]) -> dict[str, bytes]:
         """The stored standing of each player who has one in this game and variant."""
+        found = await self.standings_of([(rating_key, player_id) for player_id in player_ids])
+        return {player_id: standing for (_, player_id), standing in found.items()}
+
+    async def standings_of(self, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], bytes]:
+        """The stored standing of each (rating key, player) pair that has one: one round trip."""
+        if not pairs:
+            return {}
         async with self.redis.pipeline(transaction=False) as pipe:
-            for player_id in player_ids:
+            for rating_key, player_id in pairs:
                 pipe.hget(self.player_key(player_id), rating_key)
             found = await pipe.execute()
-        return {p: s for p, s in zip(player_ids, found, strict=True) if s is not None}
+        return {pair: s for pair, s in zip(pairs, found, strict=True) if s is not None}
 
     async def store_fold(self, expected: Folded, reached: Folded, seats: list[SeatUpdate]) -> bool:
         """Store the fold's updates and its new place, unless the fold moved meanwhile."""

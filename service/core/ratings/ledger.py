@@ -21,7 +21,6 @@ from service.core.ratings.finished import FinishedGame, GameRecords, read_finish
 from service.core.ratings.openskill_fold import (
     STANDING_DECODER,
     STANDING_ENCODER,
-    Standing,
     first_standing,
     rate,
 )
@@ -108,15 +107,18 @@ class RatingLedger:
                 total += len(entries)
 
     async def _updates(self, entries: list[tuple[int, bytes]]) -> list[SeatUpdate]:
-        known: dict[tuple[str, str], Standing] = {}
+        results = [(place, RESULT_DECODER.decode(data)) for place, data in entries]
+        pairs = {
+            (rating_key(result.game, result.variant), seat.player_id): None
+            for _, result in results
+            for seat in result.seats
+        }
+        stored = await self.store.standings_of(list(pairs))  # every standing, one round trip
+        known = {pair: STANDING_DECODER.decode(data) for pair, data in stored.items()}
         updates: list[SeatUpdate] = []
-        for place, data in entries:
-            result = RESULT_DECODER.decode(data)
+        for place, result in results:
             key = rating_key(result.game, result.variant)
             players = [seat.player_id for seat in result.seats]
-            missing = [p for p in players if (key, p) not in known]
-            for player_id, stored in (await self.store.standings(key, missing)).items():
-                known[key, player_id] = STANDING_DECODER.decode(stored)
             before = {p: known.get((key, p)) or first_standing() for p in players}
             after = rate(result, before)
             for seat in result.seats:

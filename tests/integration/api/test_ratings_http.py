@@ -87,12 +87,18 @@ def test_leaderboard_and_history_page_over_http(live_service: LiveService) -> No
             seats = [RatedSeat(s.seat, s.player_id, s.rank - low + 1) for s in seats]
             results.append(RatedResult(turn["game_id"], "race", "standard", seats))
         expected, _ = fold_directly(results)
+        # The worker rates each game right after its last move: wait until all are rated
         deadline = time.monotonic() + WAIT_FOR_RATINGS_S
         while True:
-            history = pages(http, f"/players/{ids[0]}/rating-history", "entries", 1)
-            if len(history) == 3 or time.monotonic() > deadline:
+            rated = {
+                e["player_id"]: e["games"]
+                for e in pages(http, "/leaderboards/race", "entries", 100)
+            }
+            done = all(rated.get(p) == expected["race/standard", p][2] for p in ids)
+            if done or time.monotonic() > deadline:
                 break
             time.sleep(0.2)
+        history = pages(http, f"/players/{ids[0]}/rating-history", "entries", 1)
         # Each player's history: one entry per rated game, newest first, paged one at a time
         played = [r.game_id for r in reversed(results) if ids[0] in {s.player_id for s in r.seats}]
         assert [entry["game_id"] for entry in history] == played

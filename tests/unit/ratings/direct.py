@@ -3,9 +3,11 @@ fold: the reference the ledger's numbers are checked against."""
 
 from __future__ import annotations
 
+import random
+
 from openskill.models import PlackettLuce
 
-from service.core.ratings.results import RatedResult
+from service.core.ratings.results import RatedResult, RatedSeat
 
 
 def fold_directly(
@@ -33,3 +35,28 @@ def fold_directly(
         for k, r in ratings.items()
     }
     return final, history
+
+
+def random_results(count: int, seed: int, pool: int = 9) -> list[RatedResult]:
+    """Results of 2 to 5 seats among `pool` players, with ties, in two games, drawn from a
+    fixed seed."""
+    draw = random.Random(seed)
+    everyone = [f"p{n}" for n in range(pool)]
+    results = []
+    for n in range(count):
+        seats = draw.randint(2, 5)
+        players = draw.sample(everyone, seats)
+        # Ranks with ties: each seat's rank drawn from 1..seats, then closed up.
+        raw = [draw.randint(1, seats) for _ in players]
+        dense = {rank: i + 1 for i, rank in enumerate(sorted(set(raw)))}
+        ranked = sorted(zip(players, (dense[r] for r in raw), strict=True), key=lambda p: p[1])
+        game, variant = draw.choice([("race", "standard"), ("fjords", "epic")])
+        results.append(
+            RatedResult(
+                f"game{n}",
+                game,
+                variant,
+                [RatedSeat(seat, player, rank) for seat, (player, rank) in enumerate(ranked)],
+            )
+        )
+    return results

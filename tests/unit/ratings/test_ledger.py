@@ -4,7 +4,6 @@ directly on the same results, once per result, and again after a rebuild."""
 from __future__ import annotations
 
 import asyncio
-import random
 
 import fakeredis
 import pytest
@@ -12,37 +11,12 @@ import pytest
 from service.adapters.ratings.store import RatingsStore
 from service.core.ratings.ledger import RatingLedger
 from service.core.ratings.openskill_fold import STANDING_DECODER
-from service.core.ratings.results import RESULT_ENCODER, RatedResult, RatedSeat
+from service.core.ratings.results import RESULT_ENCODER, RatedResult
 from service.facade.rating_side import HISTORY_DECODER
-from tests.unit.ratings.direct import fold_directly
+from tests.unit.ratings.direct import fold_directly, random_results
 from tests.unit.ratings.snapshot import projection
 
 pytestmark = pytest.mark.anyio
-
-PLAYERS = [f"p{n}" for n in range(9)]
-
-
-def random_results(count: int, seed: int) -> list[RatedResult]:
-    """Results of 2 to 5 seats, with ties, in two games, drawn from a fixed seed."""
-    draw = random.Random(seed)
-    results = []
-    for n in range(count):
-        seats = draw.randint(2, 5)
-        players = draw.sample(PLAYERS, seats)
-        # Ranks with ties: each seat's rank drawn from 1..seats, then closed up.
-        raw = [draw.randint(1, seats) for _ in players]
-        dense = {rank: i + 1 for i, rank in enumerate(sorted(set(raw)))}
-        ranked = sorted(zip(players, (dense[r] for r in raw), strict=True), key=lambda p: p[1])
-        game, variant = draw.choice([("race", "standard"), ("fjords", "epic")])
-        results.append(
-            RatedResult(
-                f"game{n}",
-                game,
-                variant,
-                [RatedSeat(seat, player, rank) for seat, (player, rank) in enumerate(ranked)],
-            )
-        )
-    return results
 
 
 class NoGames:
