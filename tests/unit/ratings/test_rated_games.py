@@ -13,6 +13,7 @@ import pytest
 
 from service import bootstrap
 from service.adapters.ratings.store import RatingsStore
+from service.core.codec import codec_for
 from service.core.ratings.ledger import RatingLedger
 from service.core.ratings.openskill_fold import STANDING_DECODER
 from service.core.ratings.results import RESULT_DECODER, RatedResult, RatedSeat
@@ -184,3 +185,21 @@ async def test_rebuilt_ratings_equal_the_live_ones(harness: Harness) -> None:
     assert await ledger.fold() == 0
     standing = STANDING_DECODER.decode((await store.standings("race/standard", [ids[0]]))[ids[0]])
     assert standing.games == 3
+
+
+async def test_an_unrated_game_says_so_in_its_first_event_and_its_rematch_keeps_it(
+    harness: Harness,
+) -> None:
+    ada, bo = await register(harness, "Ada", "Bo")
+    unrated = await players_game(harness, [ada, bo], rated=False)
+    rated = await players_game(harness, [ada, bo])
+    await play_out(harness, unrated, "v")
+    rematch = await harness.skald.players.rematch(bo, unrated)
+    codec = codec_for("race")
+    first = {
+        game_id: codec.decode_event((await harness.skald.store.read(game_id))[0].data)
+        for game_id in (unrated, rated, rematch.game_id)
+    }
+    assert [first[g].rated for g in (unrated, rated, rematch.game_id)] == [False, True, False]
+    # A rated game's first event is written as before the setting existed: no `rated` field
+    assert b"rated" not in (await harness.skald.store.read(rated))[0].data
