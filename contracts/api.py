@@ -25,12 +25,15 @@ class CreateGameRequest(Request, frozen=True):
     Only a server started with SKALD_ALLOW_CHOSEN_SEEDS accepts it: in production every seed
     is drawn by the server, or the players could choose their own luck.
     `clock` gives the game a turn timer (a clock per move, optionally a total clock).
+    `rated: false` keeps the game's result out of its players' ratings (docs/ratings.md).
     """
 
     game: str
     config: dict[str, Any]
     seed_hex: str | None = None
     clock: Clock | None = None
+    # A literal, not `bool`: the API converts bodies leniently, and would take 0 for false.
+    rated: Literal[True, False] = True
 
 
 class GameCreated(msgspec.Struct, frozen=True):

@@ -7,6 +7,7 @@ from typing import Literal
 import msgspec
 
 from contracts.api import Request
+from contracts.ratings import Rating
 
 
 class CreatePlayerRequest(Request, frozen=True):
@@ -23,10 +24,11 @@ class PlayerToken(msgspec.Struct, frozen=True):
 
 
 class PlayerProfile(msgspec.Struct, frozen=True):
-    """What anyone may see of a player."""
+    """What anyone may see of a player: their name and their ratings (docs/ratings.md)."""
 
     player_id: str
     name: str
+    ratings: list[Rating] = []
 
 
 GameFilter = Literal["all", "active", "finished", "my_turn"]

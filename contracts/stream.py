@@ -13,7 +13,9 @@ from typing import Annotated, Literal
 import msgspec
 
 
-class GameCreated(msgspec.Struct, tag="GameCreated", tag_field="type", frozen=True):
+class GameCreated(
+    msgspec.Struct, tag="GameCreated", tag_field="type", frozen=True, omit_defaults=True
+):
     """The first event of every stream: what game, under which rules, and the seed commitment."""
 
     game: str
@@ -21,6 +23,9 @@ class GameCreated(msgspec.Struct, tag="GameCreated", tag_field="type", frozen=Tr
     config: dict[str, object]
     seed_sha256: str  # hex SHA-256 of the secret seed; the seed itself comes at the end
     created_at: str  # ISO 8601, UTC
+    # Whether the game's result updates its players' ratings (docs/ratings.md); written only
+    # when false, so a rated game's first event is the same bytes as before ratings existed.
+    rated: bool = True
 
 
 class SeedRevealed(msgspec.Struct, tag="SeedRevealed", tag_field="type", frozen=True):

@@ -19,6 +19,7 @@ from service.adapters.archive.directory_archive import DirectoryArchive
 from service.adapters.archive.postgres_archive import PostgresArchive
 from service.adapters.archive.redis_game import HotGames
 from service.adapters.notifications import Notifier, Publisher
+from service.adapters.ratings.store import RatingsStore
 from service.adapters.rq_scheduler import DrainScheduler, RQScheduler
 from service.adapters.store.deadlines import Deadlines
 from service.adapters.store.players import Players
@@ -31,10 +32,12 @@ from service.core.archiving import Archiver
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
+from service.core.ratings.ledger import LedgerReport, RatingLedger
 from service.facade.command_side import CommandSide
 from service.facade.history_side import HistoryService
 from service.facade.metas import GameMetas
 from service.facade.player_side import PlayerSide
+from service.facade.rating_side import RatingSide
 from service.facade.read_side import ReadSide
 from service.facade.skald import Skald
 from service.read.archived_games import ArchiveBackedStore
@@ -154,6 +157,7 @@ def skald(
         store=events,
         tickets=StreamTickets(redis, prefix),
         players=PlayerSide(commands, reads, Players(redis, prefix)),
+        ratings=RatingSide(RatingsStore(redis, prefix), Players(redis, prefix)),
     )
 
 
@@ -203,6 +207,7 @@ def drain_runner(
         batch_size=settings.batch_size,
         lease_ttl_ms=int(settings.lease_ttl_s * 1000),
         deadlines=Deadlines(redis, prefix),
+        on_finished=rating_ledger(redis, settings, events).game_finished,
     )
     return DrainRunner.configured(settings, events, drainer, drain_scheduler)
 
@@ -226,3 +231,39 @@ def worker_graph(settings: Settings) -> WorkerGraph:
         drainer=runner.drainer,
         runner=runner,
     )
+
+
+def rating_ledger(
+    redis: Redis,
+    settings: Settings,
+    events: RedisEventStore | ArchiveBackedStore | None = None,
+) -> RatingLedger:
+    """The ratings ledger on `redis`: finished games read from Redis, or the archive once
+    archived; their results logged and folded into ratings (docs/ratings.md)."""
+    if not isinstance(events, ArchiveBackedStore):
+        events = archived_reads(events or store(redis, settings), settings)
+    return RatingLedger(events, RatingsStore(redis, settings.key_prefix))
+
+
+async def rebuild_ratings(
+    events: ArchiveBackedStore, settings: Settings, from_games: bool = False
+) -> LedgerReport:
+    """Fold the ratings again from their log, after logging every finished game (in Redis or
+    archived) missing from it; `from_games`: the log too is dropped and rebuilt from the games."""
+    redis = events.hot.redis
+    hot = await stored_game_ids(redis, settings.key_prefix)
+    game_ids = sorted(set(hot) | set(await events.archive.game_ids()))
+    return await rating_ledger(redis, settings, events).rebuild(game_ids, from_games)
+
+
+async def catch_up_ratings(
+    redis: Redis, settings: Settings, ledger: RatingLedger | None = None, owner: str = ""
+) -> LedgerReport:
+    """Log the finished games in Redis that no worker logged yet, and fold; with `owner`,
+    only if no other worker claimed this `ratings_catch_up_s` interval."""
+    ledger = ledger or rating_ledger(redis, settings)
+    interval_ms = int(settings.ratings_catch_up_s * 1000)
+    if owner and not await ledger.store.claim_catch_up(owner, interval_ms):
+        return LedgerReport()
+    finished = await HotGames(redis, settings.key_prefix).finished_games()
+    return await ledger.catch_up(sorted(finished))

@@ -33,6 +33,10 @@ class ArchiverThread(threading.Thread):
             redis = Redis.from_url(self.settings.redis_url, decode_responses=False)
             archive = bootstrap.archive(self.settings)
             archiver = bootstrap.archiver(redis, self.settings, archive)
+            games = bootstrap.archived_reads(
+                bootstrap.store(redis, self.settings), self.settings, archive
+            )
+            ledger = bootstrap.rating_ledger(redis, self.settings, games)
             owner = f"{os.getpid()}:{threading.get_ident()}"
             interval_ms = int(self.settings.archive_interval_s * 1000)
             try:
@@ -40,6 +44,8 @@ class ArchiverThread(threading.Thread):
                     try:
                         if not runner.run(archiver.hot.claim_run(owner, interval_ms)):
                             continue
+                        # Finished games are rated before they leave Redis (docs/ratings.md).
+                        runner.run(bootstrap.catch_up_ratings(redis, self.settings, ledger))
                         report = runner.run(archiver.run())
                     except Exception as exc:
                         log.warning("archive_run_failed", error=repr(exc))

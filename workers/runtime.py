@@ -6,11 +6,14 @@ on this loop, so connections and cached game states survive from one job to the 
 from __future__ import annotations
 
 import asyncio
+import os
+import threading
 
 from service import bootstrap
 from service.core.pipeline.deadlines import DeadlineReport, fire_due
 from service.core.pipeline.runner import RunnerReport
 from service.core.pipeline.sweep import SweepReport, sweep
+from service.core.ratings.ledger import LedgerReport
 from service.shared.settings import Settings
 
 DEADLINE_PAGE = 1000  # due deadlines read per page
@@ -33,6 +36,7 @@ class WorkerRuntime:
         self.scheduler = graph.scheduler
         self.drainer = graph.drainer
         self.drain_runner = graph.runner
+        self.ledger = bootstrap.rating_ledger(self.redis, settings, self.store)
 
     def run_drains(self, job_id: str) -> RunnerReport:
         """Be the drain runner `job_id`: drain ready games until none is left or time is up."""
@@ -63,6 +67,14 @@ class WorkerRuntime:
             if report.due < DEADLINE_PAGE:
                 break
         return total
+
+    def catch_up_ratings(self) -> LedgerReport:
+        """Log the finished games no worker logged (docs/ratings.md), and fold the ratings
+        (unless another worker claimed this interval's catch-up)."""
+        owner = f"{os.getpid()}:{threading.get_ident()}"
+        return self.runner.run(
+            bootstrap.catch_up_ratings(self.redis, self.settings, self.ledger, owner)
+        )
 
     def close(self) -> None:
         """Close the clients and the loop."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import structlog
 
@@ -24,8 +25,12 @@ class SweeperThread(threading.Thread):
     def run(self) -> None:
         """Sweep until stopped; a failed sweep (Redis down) is logged and retried next time."""
         runtime = WorkerRuntime(self.settings)  # its own loop and clients: a thread of its own
+        next_catch_up = time.monotonic()
         try:
             while not self._stop_requested.wait(self.settings.sweep_interval_s):
+                if self.settings.ratings_catch_up_s >= 0 and time.monotonic() >= next_catch_up:
+                    next_catch_up = time.monotonic() + self.settings.ratings_catch_up_s
+                    self._catch_up_ratings(runtime)
                 try:
                     fired = runtime.fire_deadlines()
                     if fired.fired:
@@ -41,6 +46,17 @@ class SweeperThread(threading.Thread):
                     log.info("sweep_done", **vars(report))
         finally:
             runtime.close()
+
+    @staticmethod
+    def _catch_up_ratings(runtime: WorkerRuntime) -> None:
+        """Log finished games no worker logged; a failure is logged and tried next time."""
+        try:
+            report = runtime.catch_up_ratings()
+        except Exception as exc:
+            log.warning("ratings_catch_up_failed", error=repr(exc))
+            return
+        if report.logged or report.failed:
+            log.info("ratings_caught_up", logged=report.logged, failed=report.failed)
 
     def stop(self) -> None:
         """Ask the thread to stop after the current sweep."""

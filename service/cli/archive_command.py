@@ -64,6 +64,11 @@ async def _archive(settings: Settings, game_ids: list[str] | None, now: bool) ->
     client = Redis.from_url(settings.redis_url, decode_responses=False)
     archive = bootstrap.archive(settings)
     try:
+        # Finished games are rated before they leave Redis (docs/ratings.md).
+        games = bootstrap.archived_reads(bootstrap.store(client, settings), settings, archive)
+        await bootstrap.catch_up_ratings(
+            client, settings, bootstrap.rating_ledger(client, settings, games)
+        )
         return await bootstrap.archiver(client, settings, archive).run(game_ids, force=now)
     except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
         raise Unavailable("redis.unavailable", f"cannot reach Redis: {exc}") from None

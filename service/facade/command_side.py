@@ -97,6 +97,7 @@ class CommandSide:
         *,
         creator: str | None = None,
         clock: Clock | None = None,
+        rated: bool = True,
     ) -> GameCreated:
         """Create a game with a fresh secret seed (or a chosen one, where settings allow it);
         InvalidInput for an unknown game or a bad config or seed. A game a player (`creator`)
@@ -112,7 +113,9 @@ class CommandSide:
             check_clock(clock)
             check_timeout_policy(codec.game, clock)
         now_ms = int(now.timestamp() * 1000)
-        opened = open_game(codec, game_id, config, seed, created_at, creator, clock, now_ms)
+        opened = open_game(
+            codec, game_id, config, seed, created_at, creator, clock, now_ms, rated=rated
+        )
         if opened.deadlines and self.deadlines is not None:
             await self.deadlines.add(game_id, opened.deadlines)  # before the game exists
         version = len(opened.events)

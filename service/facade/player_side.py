@@ -130,6 +130,7 @@ class PlayerSide:
         config: dict[str, Any],
         seed_hex: str | None,
         clock: Clock | None = None,
+        rated: bool = True,
     ) -> GameCreated:
         """Create a game the player owns: open until every seat is held or they start it."""
         limit = self.settings.max_games_created_per_hour
@@ -142,7 +143,7 @@ class PlayerSide:
                 details={"limit": limit},
             )
         created = await self.commands.create_game(
-            game, config, seed_hex, creator=player_id, clock=clock
+            game, config, seed_hex, creator=player_id, clock=clock, rated=rated
         )
         await self.players.set_creator(created.game_id, player_id)
         await self.players.note_created(player_id, created.game_id, now)
@@ -213,7 +214,11 @@ class PlayerSide:
         created_event = events[0]
         clock = next((e.clock for e in events if isinstance(e, ClockSet)), None)
         created = await self.commands.create_game(
-            created_event.game, created_event.config, creator=player_id, clock=clock
+            created_event.game,
+            created_event.config,
+            creator=player_id,
+            clock=clock,
+            rated=created_event.rated,
         )
         await self.players.set_creator(created.game_id, player_id)
         await self.players.set_rematch(game_id, created.game_id)

@@ -10,9 +10,11 @@ from __future__ import annotations
 import asyncio
 import hmac
 
+import msgspec
 from redis import Redis as SyncRedis
 from redis.asyncio import Redis
 
+from contracts.players import PlayerProfile
 from service.adapters.notifications import Notifier
 from service.adapters.store.ports import EventStore
 from service.adapters.store.side import KnownTokens, Seats
@@ -26,6 +28,7 @@ from service.facade.command_side import CommandSide
 from service.facade.history_side import HistoryService
 from service.facade.metas import GameMetas
 from service.facade.player_side import PlayerSide, is_player_token
+from service.facade.rating_side import RatingSide
 from service.facade.read_side import ReadSide
 from service.shared.errors import (
     Forbidden,
@@ -54,6 +57,7 @@ class Skald:
         store: EventStore,
         tickets: StreamTickets,
         players: PlayerSide,
+        ratings: RatingSide | None = None,
     ) -> None:
         """Built by `service.bootstrap`, the one place that wires the object graph."""
         self.settings = settings
@@ -69,6 +73,7 @@ class Skald:
         self.notifier = notifier
         self.store = store  # the whole store, for operators' tools and tests
         self.tickets = tickets
+        self.ratings = ratings
 
     async def close(self) -> None:
         """Close every connection this object opened."""
@@ -126,3 +131,11 @@ class Skald:
                 "ask for a new one (POST /v1/games/{id}/stream-tickets with the seat token)",
             )
         return found[1]
+
+    @redis_guarded
+    async def public_profile(self, player_id: str) -> PlayerProfile:
+        """A player's public profile with their ratings; NotFound for no such player."""
+        profile = await self.players.profile(player_id)
+        if self.ratings is None:
+            return profile
+        return msgspec.structs.replace(profile, ratings=await self.ratings.ratings(player_id))

@@ -128,6 +128,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     archive_interval_s: float = 60.0
     archive_url: str = ""
 
+    # Ratings (docs/ratings.md): each worker's sweeper logs any finished game the worker that
+    # finished it did not, this often (a SCAN of the games' meta keys; negative: never).
+    ratings_catch_up_s: float = 60.0
+
     # Benchmarks only: serve POST /bench/echo/games/{id}/commands, which decodes the same body
     # as a command submission and answers at once, the HTTP ceiling `skald bench` compares to.
     bench_echo: bool = False

@@ -22,6 +22,7 @@ from tests.bench.bench_bots import bot_figures
 from tests.bench.bench_e2e import FULL, QUICK, E2ELoad, e2e_figures
 from tests.bench.bench_fjords_engine import engine_figures
 from tests.bench.bench_peer import FULL_PEER, QUICK_PEER, TINY_PEER, PeerLoad, peer_figures
+from tests.bench.bench_ratings import ratings_figures
 from tests.bench.bench_storage import rebuild_figures, storage_figures
 from tests.bench.bench_stream import stream_figures
 from tests.bench.bench_timers import (
@@ -45,6 +46,7 @@ class SuiteLoad:
     peer: PeerLoad  # the comparison with another server, when asked for
     stream_games: int = 1
     timers: TimerLoad = QUICK_TIMERS
+    ratings_results: int = 2000  # rated results logged and folded (bench_ratings)
 
 
 QUICK_SUITE = SuiteLoad(QUICK, engine_games=5, storage_games=2, rebuild_games=1000, peer=QUICK_PEER)
@@ -65,6 +67,7 @@ TINY_SUITE = SuiteLoad(
     rebuild_games=3,
     peer=TINY_PEER,
     timers=TINY_TIMERS,
+    ratings_results=20,
 )
 
 # Figure -> (comparison, target) from the issue; met when `figure <op> target`.
@@ -140,6 +143,8 @@ async def run_suite(
         figures.update(await rebuild_figures(redis, load.rebuild_games))
         progress("live stream")
         figures.update(await stream_figures(redis, load.stream_games))
+        progress("ratings")
+        figures.update(await ratings_figures(redis, load.ratings_results))
     finally:
         await redis.aclose()
     progress("end to end over HTTP")

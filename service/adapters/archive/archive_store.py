@@ -30,6 +30,10 @@ class ArchiveStore(Protocol):
         """A game's record, None when the game was never archived; ArchiveUnavailable."""
         ...
 
+    async def game_ids(self) -> list[str]:
+        """Every archived game's id, sorted; ArchiveUnavailable."""
+        ...
+
     async def close(self) -> None:
         """Release connections (a no-op where there are none)."""
         ...

@@ -43,6 +43,14 @@ class DirectoryArchive:
         except OSError as exc:
             raise ArchiveUnavailable(f"cannot read {self.path(game_id)}: {exc}") from None
 
+    async def game_ids(self) -> list[str]:
+        """Every archived game's id (one file per game), sorted."""
+        try:
+            paths = await asyncio.to_thread(lambda: list(self.root.glob(f"*/*{SUFFIX}")))
+        except OSError as exc:
+            raise ArchiveUnavailable(f"cannot list {self.root}: {exc}") from None
+        return sorted(path.name[: -len(SUFFIX)] for path in paths)
+
     async def close(self) -> None:
         """Nothing to release."""
 

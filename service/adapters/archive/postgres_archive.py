@@ -27,6 +27,7 @@ INSERT INTO {TABLE} (game_id, record) VALUES (%s, %s)
 ON CONFLICT (game_id) DO UPDATE SET record = EXCLUDED.record, archived_at = now()
 """
 _GET = f"SELECT record FROM {TABLE} WHERE game_id = %s"
+_IDS = f"SELECT game_id FROM {TABLE} ORDER BY game_id"
 
 
 class PostgresArchive:
@@ -63,6 +64,18 @@ class PostgresArchive:
                 await self._drop()
                 raise ArchiveUnavailable(f"PostgreSQL: {exc}") from None
         return None if row is None else bytes(row[0])
+
+    async def game_ids(self) -> list[str]:
+        """Every archived game's id, sorted."""
+        async with self._lock:
+            try:
+                connection = await self._connected()
+                cursor = await connection.execute(_IDS)
+                rows = await cursor.fetchall()
+            except psycopg.Error as exc:
+                await self._drop()
+                raise ArchiveUnavailable(f"PostgreSQL: {exc}") from None
+        return [row[0] if isinstance(row[0], str) else bytes(row[0]).decode() for row in rows]
 
     async def close(self) -> None:
         """Close the connection."""

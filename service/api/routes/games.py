@@ -46,11 +46,11 @@ async def create_game(
     if token is not None and is_player_token(token):
         player_id = await skald.players.player_of(token)
         created = await skald.players.create_game(
-            player_id, data.game, data.config, data.seed_hex, data.clock
+            player_id, data.game, data.config, data.seed_hex, data.clock, data.rated
         )
     else:
         created = await skald.commands.create_game(
-            data.game, data.config, data.seed_hex, clock=data.clock
+            data.game, data.config, data.seed_hex, clock=data.clock, rated=data.rated
         )
     log_fields(request.scope)["game_id"] = created.game_id
     return reply(request, created, 201)

@@ -77,8 +77,8 @@ async def create_player(
 async def get_player(
     request: Request[Any, Any, Any], skald: NamedDependency[Skald], player_id: FromPath[str]
 ) -> Response[PlayerProfile]:
-    """A player's display name."""
-    return reply(request, await skald.players.profile(player_id))
+    """A player's display name and ratings."""
+    return reply(request, await skald.public_profile(player_id))
 
 
 @post(

@@ -39,6 +39,7 @@ def open_game(
     creator: str | None = None,
     clock: Clock | None = None,
     now_ms: int = 0,
+    rated: bool = True,
 ) -> OpenedGame:
     """Decode the config, run the game's setup, and chain the opening events (a game a player
     creates opens with GameOpened: it waits for its players before any command applies)."""
@@ -57,6 +58,7 @@ def open_game(
         config=msgspec.to_builtins(parsed),
         seed_sha256=commitment(seed),
         created_at=created_at,
+        rated=rated,
     )
     opened: list[Any] = [] if creator is None else [GameOpened(creator)]
     timed: list[Any] = [] if clock is None else [ClockSet(clock)]

@@ -14,6 +14,7 @@ the inbox so it carries whatever piled up while the game waited its turn.
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 import structlog
@@ -77,8 +78,10 @@ class Drainer:
         batch_size: int,
         lease_ttl_ms: int,
         deadlines: Deadlines | None = None,
+        on_finished: Callable[[str], Awaitable[object]] | None = None,
     ) -> None:
         self.deadlines = deadlines  # where new turn deadlines are indexed
+        self.on_finished = on_finished  # told of each game a batch finished (its ratings)
         self.store = store
         self.views = views
         self.lobby = lobby
@@ -224,6 +227,8 @@ class Drainer:
         committed.append((game_id, plan))
         if plan.finished and not entry.was_finished and self.lobby is not None:
             await self.lobby.close(game_id, session.meta.game)
+        if plan.finished and not entry.was_finished:
+            await self._tell_finished(game_id)
         log.info(
             "batch_applied",
             game_id=game_id,
@@ -240,6 +245,16 @@ class Drainer:
         return DrainReport(
             game_id, "applied", len(plan.decided), plan.version, put_back=outcome.put_back
         )
+
+    async def _tell_finished(self, game_id: str) -> None:
+        """Tell `on_finished` of a game the batch finished; a failure is only logged (the
+        sweeper's catch-up logs the game's result later)."""
+        if self.on_finished is None:
+            return
+        try:
+            await self.on_finished(game_id)
+        except Exception:
+            log.exception("drain_on_finished_failed", game_id=game_id)
 
     async def _rebuild_views(self, game_id: str) -> None:
         """Refold a game whose rules failed mid-batch and store its views (unless a later

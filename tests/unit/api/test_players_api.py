@@ -42,7 +42,7 @@ async def sit(api: Api, game_id: str, token: str, seat: int) -> Any:
 async def test_life_of_a_players_game_over_http(api: Api) -> None:
     ada, bo = await new_player(api, "Ada"), await new_player(api, "Bo")
     profile = await api.client.get(f"/players/{ada['player_id']}")
-    assert profile.json() == {"player_id": ada["player_id"], "name": "Ada"}
+    assert profile.json() == {"player_id": ada["player_id"], "name": "Ada", "ratings": []}
     assert (await api.client.get("/players/nobody")).json()["code"] == "player.not_found"
 
     game_id = await players_game(api, ada["token"])

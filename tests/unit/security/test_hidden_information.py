@@ -9,9 +9,11 @@ changes only what the seat may not see: the views served must equal the views of
 state. And the secret seed (in hex) must appear in nothing served before the game ends.
 
 The games are players' games with a turn timer: their life-cycle and clock events, the
-players' games listings and profiles are served too, and checked alike. Then a seat resigns
-and a bot plays it: everything is checked again, the audit of the bot's moves too; and once
-the bots have finished the game, its rematch is served without the rematch's own seed.
+players' games listings and profiles are served too, and checked alike; so are the ratings
+(profiles, rating histories, the game's leaderboard), which must not move before the game ends.
+Then a seat resigns and a bot plays it: everything is checked again, the audit of the bot's
+moves too; and once the bots have finished the game, its rematch is served without the
+rematch's own seed.
 """
 
 from __future__ import annotations
@@ -141,7 +143,13 @@ async def sse_events(api: Api, game_id: str, seat: int | None) -> list[Any]:
 
 
 async def check_audience(
-    api: Api, game: Game, game_id: str, seat: int | None, token: str | None, sent: int
+    api: Api,
+    game: Game,
+    game_id: str,
+    seat: int | None,
+    token: str | None,
+    sent: int,
+    player_ids: tuple[str, ...] = (),
 ) -> Served:
     """Everything the audience is served matches the oracle; what was served, for the scan."""
     version, state, stored = await current_state(api, game, game_id)
@@ -186,6 +194,14 @@ async def check_audience(
             seat
         ]
     await served.get(api, f"{base}/fairness", token)
+    # Ratings are public, and a game in play rates nobody yet: nothing of it shows there
+    board = await served.get(api, f"/leaderboards/{game.name}", token)
+    assert not {entry["player_id"] for entry in board["entries"]} & set(player_ids)
+    for player_id in player_ids:
+        assert (await served.get(api, f"/players/{player_id}", token))["ratings"] == []
+        assert (await served.get(api, f"/players/{player_id}/ratings", token))["ratings"] == []
+        history = await served.get(api, f"/players/{player_id}/rating-history", token)
+        assert history["entries"] == []
     for at in range(max(1, version - REPLAYED_VERSIONS), version + 1):
         await served.get(api, f"{base}/replay", token, at=at)
         await served.get(api, f"{base}/audit/{at}", token)
@@ -205,9 +221,11 @@ async def test_nothing_served_during_play_reveals_hidden_information(
     game = get_game(name)
     rng = random.Random(f"{name}-{config}-{seed}")
     tokens = []
+    player_ids = []
     for seat in range(config.players):
         player = await api.client.post("/players", json={"name": f"player {seat}"})
         tokens.append(player.json()["token"])
+        player_ids.append(player.json()["player_id"])
     created = await api.client.post(
         "/games",
         json={
@@ -240,7 +258,9 @@ async def test_nothing_served_during_play_reveals_hidden_information(
         # Then each audience's views match the oracle and nothing it is served holds the seed
         audiences: list[tuple[int | None, str | None]] = [(None, None), *enumerate(tokens)]
         for seat, token in audiences:
-            served = await check_audience(api, game, game_id, seat, token, sent)
+            served = await check_audience(
+                api, game, game_id, seat, token, sent, tuple(player_ids)
+            )
             for body in served.bodies:
                 assert secret.hex().encode() not in body.lower()
                 assert secret.hex() not in body.decode(errors="replace")
