@@ -18,6 +18,14 @@ from service.adapters.archive.archive_store import ArchiveStore
 from service.adapters.archive.directory_archive import DirectoryArchive
 from service.adapters.archive.postgres_archive import PostgresArchive
 from service.adapters.archive.redis_game import HotGames
+from service.adapters.notification_feed import (
+    GameFacts,
+    NotificationFeed,
+    NotifiedCursors,
+    NotifyMarks,
+    PlayerStreamTickets,
+    Reminders,
+)
 from service.adapters.notifications import Notifier, Publisher
 from service.adapters.rq_scheduler import DrainScheduler, RQScheduler
 from service.adapters.store.deadlines import Deadlines
@@ -28,12 +36,14 @@ from service.adapters.store.scripts import Scripts
 from service.adapters.store.side import KnownTokens, Lobby, PendingIndex, Seats, Views
 from service.adapters.store.tickets import StreamTickets
 from service.core.archiving import Archiver
+from service.core.notifying.projector import NotificationProjector
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
 from service.facade.command_side import CommandSide
 from service.facade.history_side import HistoryService
 from service.facade.metas import GameMetas
+from service.facade.notification_side import NotificationSide
 from service.facade.player_side import PlayerSide
 from service.facade.read_side import ReadSide
 from service.facade.skald import Skald
@@ -153,7 +163,8 @@ def skald(
         notifier=notifier,
         store=events,
         tickets=StreamTickets(redis, prefix),
-        players=PlayerSide(commands, reads, Players(redis, prefix)),
+        players=PlayerSide(commands, reads, Players(redis, prefix), NotifyMarks(redis, prefix)),
+        notifications=notification_side(settings, redis, notifier),
     )
 
 
@@ -203,6 +214,7 @@ def drain_runner(
         batch_size=settings.batch_size,
         lease_ttl_ms=int(settings.lease_ttl_s * 1000),
         deadlines=Deadlines(redis, prefix),
+        marks=NotifyMarks(redis, prefix),
     )
     return DrainRunner.configured(settings, events, drainer, drain_scheduler)
 
@@ -225,4 +237,37 @@ def worker_graph(settings: Settings) -> WorkerGraph:
         scheduler=drain_scheduler,
         drainer=runner.drainer,
         runner=runner,
+    )
+
+
+# Game sessions the notification projector keeps (it folds every game it projects).
+NOTIFY_SESSIONS_CACHED = 1024
+
+
+def notification_feed(redis: Redis, settings: Settings) -> NotificationFeed:
+    """Players' notification feeds, capped at `notification_retention` each."""
+    return NotificationFeed(redis, settings.key_prefix, settings.notification_retention)
+
+
+def notification_side(settings: Settings, redis: Redis, notifier: Notifier) -> NotificationSide:
+    """The facade's reads of players' notification feeds."""
+    prefix = settings.key_prefix
+    feed = notification_feed(redis, settings)
+    return NotificationSide(settings, feed, notifier, PlayerStreamTickets(redis, prefix))
+
+
+def notification_projector(
+    settings: Settings, redis: Redis, events: RedisEventStore
+) -> NotificationProjector:
+    """The projector that turns games' events into players' notifications."""
+    prefix = settings.key_prefix
+    return NotificationProjector(
+        store=events,
+        seats=Seats(redis, prefix, events.scripts),
+        feed=notification_feed(redis, settings),
+        cursors=NotifiedCursors(redis, prefix),
+        marks=NotifyMarks(redis, prefix),
+        reminders=Reminders(redis, prefix),
+        facts=GameFacts(redis, prefix),
+        cache=SessionCache(NOTIFY_SESSIONS_CACHED),
     )

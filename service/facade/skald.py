@@ -25,6 +25,7 @@ from service.facade.checks import (
 from service.facade.command_side import CommandSide
 from service.facade.history_side import HistoryService
 from service.facade.metas import GameMetas
+from service.facade.notification_side import NotificationSide
 from service.facade.player_side import PlayerSide, is_player_token
 from service.facade.read_side import ReadSide
 from service.shared.errors import (
@@ -54,6 +55,7 @@ class Skald:
         store: EventStore,
         tickets: StreamTickets,
         players: PlayerSide,
+        notifications: NotificationSide | None = None,
     ) -> None:
         """Built by `service.bootstrap`, the one place that wires the object graph."""
         self.settings = settings
@@ -69,6 +71,8 @@ class Skald:
         self.notifier = notifier
         self.store = store  # the whole store, for operators' tools and tests
         self.tickets = tickets
+        # Players' notification feeds (read only: the workers' projector writes them).
+        self.notifications = notifications
 
     async def close(self) -> None:
         """Close every connection this object opened."""

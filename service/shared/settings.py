@@ -128,6 +128,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     archive_interval_s: float = 60.0
     archive_url: str = ""
 
+    # Notifications (service/core/notifying/): the newest this many are kept per player; the
+    # workers' projector looks for games to turn into notifications this often.
+    notification_retention: int = 500
+    notify_interval_s: float = 0.05
+
     # Benchmarks only: serve POST /bench/echo/games/{id}/commands, which decodes the same body
     # as a command submission and answers at once, the HTTP ceiling `skald bench` compares to.
     bench_echo: bool = False
