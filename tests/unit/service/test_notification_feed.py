@@ -56,9 +56,7 @@ async def settle(harness: Harness, projector: NotificationProjector) -> None:
 async def two_player_game(harness: Harness, clock: Clock | None = None) -> tuple[str, str, str]:
     players = harness.skald.players
     ada, bo = await players.register("Ada"), await players.register("Bo")
-    game_id = (
-        await players.create_game(ada.player_id, "race", race_config(), None, clock)
-    ).game_id
+    game_id = (await players.create_game(ada.player_id, "race", race_config(), None, clock)).game_id
     await players.join(ada.player_id, game_id, 0)
     await players.join(bo.player_id, game_id, 1)
     return game_id, ada.player_id, bo.player_id
@@ -157,9 +155,7 @@ async def test_deadline_reminders_come_due_and_only_while_the_deadline_stands(
     assert await projector.send_reminders(10, now_ms=deadline - 3_600_000) == 1
     assert await projector.send_reminders(10, now_ms=deadline - 3_600_000) == 0
     reminded = [n for n in await feed(harness, waiting) if n.kind.startswith("deadline")]
-    assert [(n.kind, n.deadline_ms, n.seat) for n in reminded] == [
-        ("deadline_1h", deadline, seat)
-    ]
+    assert [(n.kind, n.deadline_ms, n.seat) for n in reminded] == [("deadline_1h", deadline, seat)]
     # The seat moves: its deadline no longer stands, and its 5-minute reminder is not sent.
     legal = (await harness.skald.reads.turn(game_id, seat)).legal_commands
     await harness.skald.commands.submit(game_id, seat, "move", legal[0], "r")
