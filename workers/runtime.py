@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from service import bootstrap
+from service.core.notifying.projector import ProjectReport
 from service.core.pipeline.deadlines import DeadlineReport, fire_due
 from service.core.pipeline.runner import RunnerReport
 from service.core.pipeline.sweep import SweepReport, sweep
@@ -30,6 +31,8 @@ class WorkerRuntime:
         self.scheduler = graph.scheduler
         self.drainer = graph.drainer
         self.drain_runner = graph.runner
+        # Its catch-up marks any game the sweeper visits whose notifications lag its head.
+        self.notify_projector = bootstrap.notification_projector(settings, self.redis, self.store)
 
     def run_drains(self, job_id: str) -> RunnerReport:
         """Be the drain runner `job_id`: drain ready games until none is left or time is up."""
@@ -43,12 +46,17 @@ class WorkerRuntime:
                 self.pending,
                 self.scheduler,
                 grace_ms=int(self.settings.sweep_grace_s * 1000),
+                visit=self.notify_projector.catch_up,
             )
         )
 
     def fire_deadlines(self) -> DeadlineReport:
         """Queue a timeout for every turn deadline passed."""
         return self.runner.run(fire_due(self.deadlines, self.store, self.scheduler))
+
+    def project_notifications(self) -> ProjectReport:
+        """Turn marked games' new events into players' notifications; send due reminders."""
+        return self.runner.run(self.notify_projector.step())
 
     def close(self) -> None:
         """Close the clients and the loop."""

@@ -24,7 +24,7 @@ from .metrics import ApiMetrics, MetricsMiddleware
 from .negotiation import MAX_BODY_DEPTH_STATE_KEY, NegotiatingRequest, accept_guard
 from .openapi import openapi_config
 from .problems import exception_handlers
-from .routes import commands, echo, games, history, ops, players, reads, stream
+from .routes import commands, echo, games, history, notifications, ops, players, reads, stream
 from .routes.per_game import FACADE_STATE, game_routers, pristine
 
 # The API, under /v1 (API_PREFIX). The same operations answer at their first paths, without
@@ -56,6 +56,9 @@ ROUTES = [
     players.cancel_game,
     players.resign_seat,
     players.rematch,
+    notifications.list_notifications,
+    notifications.create_notification_ticket,
+    notifications.stream_notifications,
 ]
 # Taken at import, before any app registers the handlers (see routes.per_game).
 GAME_ROUTES = pristine(ROUTES)
