@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 from redis import Redis as SyncRedis
 from redis.asyncio import BlockingConnectionPool, Redis
 
@@ -24,6 +25,7 @@ from service.adapters.notification_feed import (
     NotifiedCursors,
     NotifyMarks,
     PlayerStreamTickets,
+    Presence,
     Reminders,
 )
 from service.adapters.notifications import Notifier, Publisher
@@ -35,7 +37,9 @@ from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.scripts import Scripts
 from service.adapters.store.side import KnownTokens, Lobby, PendingIndex, Seats, Views
 from service.adapters.store.tickets import StreamTickets
+from service.adapters.webhooks import WebhookStore
 from service.core.archiving import Archiver
+from service.core.notifying.dispatch import Dispatcher
 from service.core.notifying.projector import NotificationProjector
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
@@ -47,6 +51,7 @@ from service.facade.notification_side import NotificationSide
 from service.facade.player_side import PlayerSide
 from service.facade.read_side import ReadSide
 from service.facade.skald import Skald
+from service.facade.webhook_side import WebhookAdmin
 from service.read.archived_games import ArchiveBackedStore
 from service.read.history.catalogue import stored_game_ids
 from service.read.history.rebuild import RedisProjectionWriter
@@ -165,6 +170,7 @@ def skald(
         tickets=StreamTickets(redis, prefix),
         players=PlayerSide(commands, reads, Players(redis, prefix), NotifyMarks(redis, prefix)),
         notifications=notification_side(settings, redis, notifier),
+        webhooks=webhook_admin(settings, redis),
     )
 
 
@@ -253,7 +259,8 @@ def notification_side(settings: Settings, redis: Redis, notifier: Notifier) -> N
     """The facade's reads of players' notification feeds."""
     prefix = settings.key_prefix
     feed = notification_feed(redis, settings)
-    return NotificationSide(settings, feed, notifier, PlayerStreamTickets(redis, prefix))
+    tickets = PlayerStreamTickets(redis, prefix)
+    return NotificationSide(settings, feed, notifier, tickets, Presence(redis, prefix))
 
 
 def notification_projector(
@@ -270,4 +277,29 @@ def notification_projector(
         reminders=Reminders(redis, prefix),
         facts=GameFacts(redis, prefix),
         cache=SessionCache(NOTIFY_SESSIONS_CACHED),
+        webhooks=WebhookStore(redis, prefix),
+    )
+
+
+def webhook_store(redis: Redis, settings: Settings) -> WebhookStore:
+    """Webhook endpoints, their delivery queues and dead letters."""
+    return WebhookStore(redis, settings.key_prefix)
+
+
+def webhook_admin(settings: Settings, redis: Redis) -> WebhookAdmin:
+    """The operator's webhook operations (API and CLI)."""
+    return WebhookAdmin(settings, webhook_store(redis, settings))
+
+
+def dispatcher(
+    settings: Settings, redis: Redis, client: httpx.AsyncClient, consumer: str
+) -> Dispatcher:
+    """A webhook dispatcher over `redis`, delivering with `client`."""
+    return Dispatcher(
+        webhook_store(redis, settings),
+        Presence(redis, settings.key_prefix),
+        client,
+        settings.webhook_retry_delays,
+        settings.webhook_timeout_s,
+        consumer,
     )

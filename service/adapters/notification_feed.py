@@ -3,6 +3,7 @@
 <prefix>notify:{<player id>}:feed  stream: the player's notifications, newest last, capped
 <prefix>notify:{<player id>}:ids   sorted set: ids already in the feed (appending is idempotent)
 <prefix>notify:{<player id>}:live  pub/sub channel: "the feed grew" (wakes the player's streams)
+<prefix>notify:{<player id>}:present  sorted set: the player's open streams, by when they lapse
 <prefix>notify-ticket:<sha256>     string: a player stream ticket's player (single use, TTL)
 <prefix>game:{<id>}:notified       string: the game's last version turned into notifications
 <prefix>notify:marked              sorted set: games committed since last projected, by when (µs)
@@ -117,6 +118,11 @@ class NotificationFeed:
             FeedEntry(cursor=entry_id.decode(), notification=decode_notification(fields[b"n"]))
             for entry_id, fields in rows
         ]
+
+    async def missing(self, player_id: str, ids: list[str]) -> list[bool]:
+        """For each id, whether the player's feed lacks it."""
+        scores: Any = await self.redis.zmscore(self._ids(player_id), ids)
+        return [score is None for score in scores]
 
     async def latest_cursor(self, player_id: str) -> str:
         """The cursor of the newest notification ("0" for an empty feed)."""
@@ -269,3 +275,35 @@ class PlayerStreamTickets:
         """The player the ticket was issued to, consuming it; None if unknown or used."""
         found: Any = await self.redis.getdel(self._key(ticket))
         return None if found is None else found.decode()
+
+
+class Presence:
+    """Which players have a live notification stream open (any API process): each open
+    stream is a member of the player's set, scored by when it lapses unless renewed."""
+
+    def __init__(self, redis: Redis, prefix: str) -> None:
+        self.redis = redis
+        self.prefix = prefix
+
+    def _key(self, player_id: str) -> str:
+        return player_tag(self.prefix, player_id) + "present"
+
+    async def renew(self, player_id: str, stream_id: str, ttl_ms: int) -> None:
+        """The stream is open, for `ttl_ms` more at least."""
+        seconds, micros = await self.redis.time()
+        now = int(seconds) * 1000 + int(micros) // 1000
+        key = self._key(player_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.zadd(key, {stream_id: now + ttl_ms})
+            pipe.zremrangebyscore(key, "-inf", now)
+            pipe.pexpire(key, ttl_ms)
+            await pipe.execute()
+
+    async def leave(self, player_id: str, stream_id: str) -> None:
+        """The stream closed."""
+        await self.redis.zrem(self._key(player_id), stream_id)
+
+    async def present(self, player_id: str, now_ms: int) -> bool:
+        """Whether the player has a stream open now."""
+        count: Any = await self.redis.zcount(self._key(player_id), now_ms, "+inf")
+        return int(count) > 0

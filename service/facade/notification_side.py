@@ -7,13 +7,17 @@ channel when it grows. Cursors are the feed's entry ids (`<ms>-<n>`), "0" before
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
+import secrets
 from collections.abc import AsyncGenerator
 
 from contracts.notifications import FeedEntry, NotificationPage
 from service.adapters.notification_feed import (
     NotificationFeed,
     PlayerStreamTickets,
+    Presence,
     feed_channel,
 )
 from service.adapters.notifications import Notifier
@@ -45,7 +49,9 @@ class NotificationSide:
         feed: NotificationFeed,
         notifier: Notifier,
         tickets: PlayerStreamTickets,
+        presence: Presence,
     ) -> None:
+        self.presence = presence  # open streams quiet "your turn" webhooks
         self.settings = settings
         self.feed = feed
         self.notifier = notifier
@@ -103,9 +109,12 @@ class NotificationSide:
                 retry_after=5.0,
             )
         self._streams[player_id] = self._streams.get(player_id, 0) + 1
+        stream_id = secrets.token_hex(8)
+        ttl_ms = int(self.settings.sse_heartbeat_s * 2000) + 1000
         try:
             channel = feed_channel(self.settings.key_prefix, player_id)
             async with self.notifier.listen_channel(channel) as wakes:
+                await redis_guarded(self.presence.renew)(player_id, stream_id, ttl_ms)
                 yield []
                 while True:
                     while True:  # everything after the cursor, a page at a time
@@ -114,8 +123,14 @@ class NotificationSide:
                             break
                         after = entries[-1].cursor
                         yield entries
-                    await wakes.get()
+                    # Wake on news, or renew the stream's presence before it lapses.
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(ttl_ms / 2000):
+                            await wakes.get()
+                    await redis_guarded(self.presence.renew)(player_id, stream_id, ttl_ms)
         finally:
+            with contextlib.suppress(Exception):
+                await self.presence.leave(player_id, stream_id)
             self._streams[player_id] -= 1
             if not self._streams[player_id]:
                 del self._streams[player_id]

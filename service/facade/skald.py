@@ -28,6 +28,7 @@ from service.facade.metas import GameMetas
 from service.facade.notification_side import NotificationSide
 from service.facade.player_side import PlayerSide, is_player_token
 from service.facade.read_side import ReadSide
+from service.facade.webhook_side import WebhookAdmin
 from service.shared.errors import (
     Forbidden,
     Unauthorized,
@@ -56,6 +57,7 @@ class Skald:
         tickets: StreamTickets,
         players: PlayerSide,
         notifications: NotificationSide | None = None,
+        webhooks: WebhookAdmin | None = None,
     ) -> None:
         """Built by `service.bootstrap`, the one place that wires the object graph."""
         self.settings = settings
@@ -73,6 +75,7 @@ class Skald:
         self.tickets = tickets
         # Players' notification feeds (read only: the workers' projector writes them).
         self.notifications = notifications
+        self.webhooks = webhooks  # the operator's webhook endpoints and dead letters
 
     async def close(self) -> None:
         """Close every connection this object opened."""

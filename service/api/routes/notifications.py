@@ -23,7 +23,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from contracts.live import StreamTicket
 from contracts.notifications import FeedEntry, NotificationPage
 from service.adapters.notification_feed import encode_notification
-from service.facade.notification_side import NotificationSide, checked_cursor
+from service.facade.notification_side import CURSOR, NotificationSide, checked_cursor
 from service.facade.skald import Skald
 from service.shared.errors import Unavailable
 
@@ -40,6 +40,7 @@ from .stream import (
 )
 
 TAGS = ["players"]
+CURSOR_PATTERN = CURSOR.pattern
 
 
 def notification_side(skald: Skald) -> NotificationSide:
@@ -62,7 +63,10 @@ def notification_side(skald: Skald) -> NotificationSide:
 async def list_notifications(
     request: Request[Any, Any, Any],
     skald: NamedDependency[Skald],
-    after: Annotated[str, QueryParameter(description="A cursor from a previous page")] = "0",
+    after: Annotated[
+        str,
+        QueryParameter(description="A cursor from a previous page", pattern=CURSOR_PATTERN),
+    ] = "0",
     limit: Annotated[int, QueryParameter(ge=1, le=200)] = 50,
 ) -> Response[NotificationPage]:
     """A page of the player's notifications."""
@@ -132,11 +136,15 @@ async def stream_notifications(
     ] = None,
     last_event_id: Annotated[
         str | None,
-        QueryParameter(description="Resume after this cursor (as Last-Event-ID)."),
+        QueryParameter(
+            description="Resume after this cursor (as Last-Event-ID).", pattern=CURSOR_PATTERN
+        ),
     ] = None,
     last_event_header: Annotated[
         str | None,
-        HeaderParameter(name="last-event-id", description="Resume after this cursor."),
+        HeaderParameter(
+            name="last-event-id", description="Resume after this cursor.", pattern=CURSOR_PATTERN
+        ),
     ] = None,
 ) -> ServerSentEvent:
     """Open the player's notification stream."""

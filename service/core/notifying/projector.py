@@ -13,6 +13,7 @@ Never on the command path: the drain only adds its round's games to the marks, o
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -25,10 +26,12 @@ from service.adapters.notification_feed import (
     NotifiedCursors,
     NotifyMarks,
     Reminders,
+    encode_notification,
 )
 from service.adapters.store.players import PLAYER_SEAT_PREFIX
 from service.adapters.store.ports import EventLog
 from service.adapters.store.side import Seats
+from service.adapters.webhooks import WebhookStore
 from service.core.codec import codec_for
 from service.core.notifying.derive import derive, notify
 from service.core.pipeline.session import GameSession, SessionCache
@@ -58,7 +61,11 @@ class NotificationProjector:
         reminders: Reminders,
         facts: GameFacts,
         cache: SessionCache,
+        webhooks: WebhookStore | None = None,
     ) -> None:
+        self.webhooks = webhooks  # where notifications wait for the webhook dispatcher
+        self._endpoints_checked = 0.0
+        self._endpoints_exist = False
         self.store = store
         self.seats = seats
         self.feed = feed
@@ -145,8 +152,28 @@ class NotificationProjector:
                 by_player[player].append(notification)
         added = 0
         for player, theirs in by_player.items():
+            if await self._webhooks_on():
+                await self._queue_webhooks(player, theirs)
             added += await self.feed.append(player, theirs)
         return added
+
+    async def _webhooks_on(self) -> bool:
+        """Whether any webhook endpoint is registered (checked at most once a second)."""
+        if self.webhooks is None:
+            return False
+        now = time.monotonic()
+        if now - self._endpoints_checked > 1.0:
+            self._endpoints_exist = await self.webhooks.any_endpoint()
+            self._endpoints_checked = now
+        return self._endpoints_exist
+
+    async def _queue_webhooks(self, player: str, notifications: list[Notification]) -> None:
+        """Queue for delivery those not in the feed yet, before they are added to it: a
+        crash in between delivers them twice (same ids), never not at all."""
+        assert self.webhooks is not None
+        missing = await self.feed.missing(player, [n.id for n in notifications])
+        new = [n for n, lacking in zip(notifications, missing, strict=True) if lacking]
+        await self.webhooks.enqueue(player, [(n.kind, encode_notification(n)) for n in new])
 
     async def send_reminders(self, limit: int, now_ms: int | None = None) -> int:
         """Send the deadline reminders due (at `now_ms`, by default the Redis clock's now)
@@ -180,6 +207,13 @@ class NotificationProjector:
         """Rebuild from their events the feeds of every player of these games (every game
         of theirs should be among them): the feeds are cleared, each game projected from
         version 0. Deadline reminders are not re-sent. How many notifications were written."""
+        webhooks, self.webhooks = self.webhooks, None  # a rebuild delivers nothing again
+        try:
+            return await self._rebuild(game_ids)
+        finally:
+            self.webhooks = webhooks
+
+    async def _rebuild(self, game_ids: list[str]) -> int:
         players: set[str] = set()
         for game_id in game_ids:
             players.update((await self.players(game_id)).values())

@@ -140,7 +140,7 @@ def test_bad_cursors_tickets_and_tokens_are_refused(live_service: LiveService) -
     with httpx.Client(base_url=live_service.url, timeout=15) as http:
         token = http.post("/v1/players", json={"name": "Cy"}).json()["token"]
         bad = http.get("/v1/players/me/notifications", params={"after": "x"}, headers=auth(token))
-        assert bad.status_code == 400 and bad.json()["code"] == "notifications.bad_cursor"
+        assert bad.status_code == 400 and "after" in bad.json()["detail"]
         assert http.get("/v1/players/me/notifications").status_code == 401
         used = http.get("/v1/players/me/notifications/stream", params={"ticket": "nope"})
         assert used.status_code == 401 and used.json()["code"] == "ticket.invalid"
