@@ -24,7 +24,18 @@ from .metrics import ApiMetrics, MetricsMiddleware
 from .negotiation import MAX_BODY_DEPTH_STATE_KEY, NegotiatingRequest, accept_guard
 from .openapi import openapi_config
 from .problems import exception_handlers
-from .routes import commands, echo, games, history, notifications, ops, players, reads, stream
+from .routes import (
+    commands,
+    echo,
+    games,
+    history,
+    notifications,
+    ops,
+    players,
+    reads,
+    stream,
+    webhooks,
+)
 from .routes.per_game import FACADE_STATE, game_routers, pristine
 
 # The API, under /v1 (API_PREFIX). The same operations answer at their first paths, without
@@ -59,6 +70,9 @@ ROUTES = [
     notifications.list_notifications,
     notifications.create_notification_ticket,
     notifications.stream_notifications,
+    webhooks.create_webhook_endpoint,
+    webhooks.list_webhook_endpoints,
+    webhooks.delete_webhook_endpoint,
 ]
 # Taken at import, before any app registers the handlers (see routes.per_game).
 GAME_ROUTES = pristine(ROUTES)
