@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import httpx
 import msgspec
@@ -29,6 +30,7 @@ from service.shared.settings import Settings
 from tests.fakes.webhook_receiver import Receiver, serve_receiver
 
 from .conftest import Workers, worker_env
+from .test_redis_restart import OwnRedis
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
 
@@ -292,3 +294,32 @@ async def test_many_notifications_through_repeated_dispatcher_kills_none_lost(
             f"\n[webhooks] notifications={len(wanted)} kills={kills} "
             f"deliveries={len(receiver.accepted())} attempts={len(receiver.attempts)}"
         )
+
+
+async def test_deliveries_survive_a_redis_kill_and_restart(tmp_path: Path) -> None:
+    own = OwnRedis(tmp_path)
+    own.start()
+    settings = Settings(
+        redis_url=own.url, webhook_retry_s="0.3,0.3,0.3,0.3,0.3,0.3", webhook_timeout_s=1.0
+    )
+    client = Redis.from_url(own.url)
+    dispatchers = Dispatchers(settings)
+    try:
+        with serve_receiver(new_secret(), [500] * 6) as receiver:
+            await endpoint_for(settings, client, receiver)
+            store = bootstrap.webhook_store(client, settings)
+            wanted = set()
+            for player in ("ada", "bo", "cy"):
+                notes = [made(f"g-{player}", v) for v in range(1, 11)]
+                wanted |= {n.id for n in notes}
+                await store.enqueue(player, [(n.kind, encode_notification(n)) for n in notes])
+            dispatchers.start()
+            await wait_for(lambda: len(receiver.attempts) >= 3)  # some are being retried now
+            own.kill()
+            await asyncio.sleep(0.5)  # the dispatcher meets the outage
+            own.start()
+            await wait_for(lambda: wanted <= receiver.accepted_notification_ids(), 60)
+    finally:
+        dispatchers.stop()
+        await client.aclose()
+        own.kill()
