@@ -96,3 +96,44 @@ def serve_receiver(secret: str, script: list[int | str] | None = None) -> Iterat
 def body_json(received: Received) -> str:
     """The delivery's body, as JSON text (for the hidden-information checks)."""
     return json.dumps(received.body)
+
+
+def main() -> None:
+    """Run a receiver alone (the benchmark's, in a process of its own): it prints its URL,
+    and answers GET /count with how many distinct notifications it accepted."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--secret", required=True)
+    args = parser.parse_args()
+    with serve_receiver(args.secret) as receiver:
+        count_server = ThreadingHTTPServer(("127.0.0.1", 0), _counter(receiver))
+        count_url = f"http://127.0.0.1:{count_server.server_address[1]}/count"
+        print(receiver.url, count_url, flush=True)
+        threading.Thread(target=count_server.serve_forever, daemon=True).start()
+        sys.stdin.read()  # until the parent closes our stdin
+
+
+def _counter(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            body = json.dumps(
+                {
+                    "notifications": len(receiver.accepted_notification_ids()),
+                    "deliveries": len(receiver.accepted()),
+                }
+            ).encode()
+            self.send_response(200)
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    return Handler
+
+
+if __name__ == "__main__":
+    main()

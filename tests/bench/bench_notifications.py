@@ -1,0 +1,167 @@
+"""Notification and webhook figures, over real HTTP against `skald serve` on the real Redis.
+
+    .venv/bin/python -m tests.bench.bench_notifications [--quick]
+
+Players' race games (two players each, whose tokens open their seats) are flooded with the
+same seeded commands twice, each time on a fresh `skald serve` (API, workers with their
+notification projector, the webhook dispatcher):
+- `e2e_players_per_s`: no webhook endpoint registered;
+- `e2e_webhooks_per_s`: one endpoint that receives every player's notifications (as one
+  endpoint per player would, all together), a loopback receiver in a process of its own
+  verifying each signature with `standardwebhooks`;
+- `webhooks_vs_none`: their ratio (target: at least 0.9);
+- `notifications_delivered_per_s`: distinct notifications the receiver accepted, from the
+  flood's start until the last one arrived.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+import httpx
+from redis.asyncio import Redis
+
+from contracts.webhooks import Endpoint
+from service.adapters.webhooks import WebhookStore
+from service.core.notifying.signing import new_secret
+from tests.bench.live import live_skald
+from tests.bench.load import RACE_CONFIG, Table, flood, new_client, recorded_commands
+
+REDIS_URL_DEFAULT = "redis://127.0.0.1:6379/0"
+WARMUP = 2
+
+
+@dataclass(frozen=True)
+class NotifyLoad:
+    games: int
+    commands_per_game: int
+    workers: int = 2
+
+
+QUICK_NOTIFY = NotifyLoad(60, 12)
+FULL_NOTIFY = NotifyLoad(200, 25)
+
+
+async def _json(http: aiohttp.ClientSession, method: str, path: str, **options: Any) -> Any:
+    async with http.request(method, path, **options) as reply:
+        content = await reply.read()
+        if reply.status >= 300:
+            raise RuntimeError(f"{method} {path}: {reply.status} {content[:300]!r}")
+        return json.loads(content) if content else None
+
+
+async def player_tables(http: aiohttp.ClientSession, count: int) -> list[Table]:
+    """`count` race games created and joined by two players each, started."""
+    gate = asyncio.Semaphore(16)
+
+    async def one(n: int) -> Table:
+        async with gate:
+            tokens = [
+                (await _json(http, "POST", "/players", json={"name": f"p{n}-{s}"}))["token"]
+                for s in range(2)
+            ]
+            auth = [{"authorization": f"Bearer {t}"} for t in tokens]
+            body = {"game": "race", "config": RACE_CONFIG}
+            game_id = (await _json(http, "POST", "/games", json=body, headers=auth[0]))["game_id"]
+            for seat in range(2):
+                path = f"/games/{game_id}/seats"
+                await _json(http, "POST", path, json={"seat": seat}, headers=auth[seat])
+            while True:  # the start is queued when the last seat is taken
+                turn = await _json(http, "GET", f"/games/{game_id}/turn")
+                if turn["phase"] == "started" and turn["to_act"]:
+                    return Table(game_id, tokens, turn["to_act"][0])
+                await asyncio.sleep(0.05)
+
+    return list(await asyncio.gather(*(one(n) for n in range(count))))
+
+
+async def flood_players(url: str, load: NotifyLoad, seed: int) -> tuple[float, float]:
+    """(commands per second, when the timed flood started) over players' games."""
+    async with new_client(url, load.games) as http:
+        tables = await player_tables(http, load.games)
+        count = WARMUP + load.commands_per_game
+        sequences = [recorded_commands(seed + n, count) for n in range(load.games)]
+        await flood(http, tables, [s[:WARMUP] for s in sequences], echo=False)
+        started = time.monotonic()
+        seconds = await flood(http, tables, [s[WARMUP:] for s in sequences], echo=False)
+    return load.games * load.commands_per_game / seconds, started
+
+
+class ReceiverProcess:
+    """The loopback webhook receiver in a process of its own."""
+
+    def __init__(self, secret: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.fakes.webhook_receiver", "--secret", secret],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        assert self.process.stdout is not None
+        self.url, self.count_url = self.process.stdout.readline().decode().split()
+
+    def counts(self) -> dict[str, int]:
+        counted: dict[str, int] = httpx.get(self.count_url, timeout=10).json()
+        return counted
+
+    def stop(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=10)
+
+
+async def notification_figures(redis_url: str, load: NotifyLoad) -> dict[str, float]:
+    """The e2e throughput over players' games without and with webhooks, and deliveries."""
+    with live_skald(redis_url, load.workers, 64) as skald:
+        without, _ = await flood_players(skald.url, load, seed=5)
+    secret = new_secret()
+    receiver = ReceiverProcess(secret)
+    try:
+        with live_skald(redis_url, load.workers, 64) as skald:
+            redis = Redis.from_url(redis_url)
+            store = WebhookStore(redis, skald.settings.key_prefix)
+            endpoint = Endpoint("ep_bench", receiver.url, [], secret, int(time.time() * 1000))
+            await store.add_endpoint(endpoint)
+            await asyncio.sleep(1.5)  # the projector sees the endpoint (checked once a second)
+            before = receiver.counts()["notifications"]
+            with_hooks, started = await flood_players(skald.url, load, seed=5)
+            # Delivered: until the count stops growing for a second and a half.
+            last, last_change = receiver.counts()["notifications"], time.monotonic()
+            while time.monotonic() - last_change < 1.5:
+                await asyncio.sleep(0.1)
+                now = receiver.counts()["notifications"]
+                if now != last:
+                    last, last_change = now, time.monotonic()
+            delivered = last - before
+            delivered_s = last_change - started
+            await redis.aclose()
+    finally:
+        receiver.stop()
+    return {
+        "e2e_players_per_s": without,
+        "e2e_webhooks_per_s": with_hooks,
+        "webhooks_vs_none": with_hooks / without,
+        "notifications_delivered": float(delivered),
+        "notifications_delivered_per_s": delivered / delivered_s if delivered_s > 0 else 0.0,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--redis-url", default=REDIS_URL_DEFAULT)
+    args = parser.parse_args()
+    load = QUICK_NOTIFY if args.quick else FULL_NOTIFY
+    figures = asyncio.run(notification_figures(args.redis_url, load))
+    print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()
