@@ -302,4 +302,5 @@ def dispatcher(
         settings.webhook_retry_delays,
         settings.webhook_timeout_s,
         consumer,
+        linger_ms=settings.webhook_linger_ms,
     )

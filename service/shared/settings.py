@@ -139,6 +139,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     admin_token: str = ""
     webhook_retry_s: str = "10,60,300,1800,3600,7200,14400"
     webhook_timeout_s: float = 10.0
+    # A player's first pending notification waits this long for more to collapse with it
+    # into one delivery (fewer requests to the endpoint, less work per notification).
+    webhook_linger_ms: int = 250
 
     # Benchmarks only: serve POST /bench/echo/games/{id}/commands, which decodes the same body
     # as a command submission and answers at once, the HTTP ceiling `skald bench` compares to.

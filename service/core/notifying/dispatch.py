@@ -67,7 +67,10 @@ class Dispatcher:
         consumer: str,
         rng: random.Random | None = None,
         concurrency: int = 32,
+        linger_ms: int = 0,
     ) -> None:
+        self.linger_ms = linger_ms  # a new pair waits this long, collecting more to collapse
+        self._clock_offset_ms = 0.0  # the Redis clock minus this process's, read each step
         self.store = store
         self.presence = presence
         self.client = client
@@ -81,17 +84,21 @@ class Dispatcher:
     async def step(self, block_ms: int = 0) -> DispatchReport:
         """Take in new notifications, then deliver every pair due."""
         report = DispatchReport()
-        now = await self.store.now_ms()
         entries = await self.store.read_inbox(
             self.consumer, 500, block_ms, reclaim_idle_ms=int(self.timeout_s * 1000) * 2
         )
-        report.taken_in = await self.store.intake(entries, now)
+        self._clock_offset_ms = await self.store.now_ms() - time.time() * 1000
+        report.taken_in = await self.store.intake(entries, self.now_ms() + self.linger_ms)
         await self.deliver_due(report)
         return report
 
+    def now_ms(self) -> int:
+        """Now on the Redis clock (as last read, moved on by this process's clock)."""
+        return int(time.time() * 1000 + self._clock_offset_ms)
+
     async def deliver_due(self, report: DispatchReport) -> None:
         """Deliver to every (endpoint, player) pair due now."""
-        now = await self.store.now_ms()
+        now = self.now_ms()
         lease_ms = int(self.timeout_s * 1000) + 5000  # past the attempt: a crash retries it
         pairs = await self.store.take(now, lease_ms, self.concurrency * 4)
         if not pairs:
@@ -111,7 +118,7 @@ class Dispatcher:
     async def deliver_pair(self, endpoint_id: str, player_id: str, report: DispatchReport) -> None:
         """Attempt the pair's delivery in flight, or a new one from its queue."""
         endpoint = self._endpoints.get(endpoint_id)
-        now = await self.store.now_ms()
+        now = self.now_ms()
         if endpoint is None:  # removed: its queue goes with it
             await self.store.redis.delete(
                 self.store.queue_key(endpoint_id, player_id),
@@ -158,7 +165,7 @@ class Dispatcher:
                 endpoint.url, content=delivery.body, headers=sent, timeout=self.timeout_s
             )
             if 200 <= response.status_code < 300:
-                await self.store.finish(endpoint.id, player_id, await self.store.now_ms())
+                await self.store.finish(endpoint.id, player_id, self.now_ms() + self.linger_ms)
                 report.delivered += 1
                 report.notifications_delivered += delivery.body.count(b'"kind":')
                 return
@@ -166,7 +173,7 @@ class Dispatcher:
         except httpx.HTTPError as exc:
             error = f"{type(exc).__name__}: {exc}"
         attempts = delivery.attempts + 1
-        now = await self.store.now_ms()
+        now = self.now_ms()
         report.failed += 1
         if attempts > len(self.schedule_s):
             dead = DeadLetter(

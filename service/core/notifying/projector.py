@@ -97,6 +97,10 @@ class NotificationProjector:
             return 0  # gone (archived, or never was): nothing left to tell
         players = await self.players(game_id)
         added = 0
+        if not players:  # a guest's game: nobody to tell, nothing to fold
+            if head.version > notified:
+                await self.cursors.set(game_id, head.version)
+            return 0
         if head.version > notified:
             session = self.cache.take(game_id)
             if session is None or session.version != notified:

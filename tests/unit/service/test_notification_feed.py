@@ -12,7 +12,9 @@ import pytest
 from contracts.notifications import Notification
 from contracts.stream import Clock
 from service import bootstrap
+from service.adapters.store.side import PendingIndex
 from service.core.notifying.projector import NotificationProjector
+from service.core.pipeline.sweep import sweep
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness
 
@@ -183,3 +185,28 @@ async def test_the_feed_keeps_the_newest_notifications_and_pages_after_a_cursor(
     second = await side.page("p1", first.next, 10)
     assert [e.notification.version for e in second.notifications] == list(range(41, 51))
     assert (await side.page("p2", "0", 10)).notifications == []
+
+
+async def test_a_game_committed_without_its_mark_is_caught_up_by_the_sweeper(
+    harness: Harness,
+) -> None:
+    projector = projector_of(harness)
+    game_id, ada, _ = await two_player_game(harness)
+    await harness.run_jobs()
+    # As if the worker died between its commit and its mark: no mark, the cursor behind.
+    await harness.skald.redis.delete(projector.marks.key)
+    assert (await projector.step()).games == 0
+    assert await feed(harness, ada) == []
+    await sweep_visits(harness, projector, game_id)
+    await projector.step()
+    assert (await feed(harness, ada))[0].kind == "game_started"
+    assert await projector.catch_up(game_id) is False  # caught up: nothing to mark
+
+
+async def sweep_visits(harness: Harness, projector: NotificationProjector, game_id: str) -> None:
+    """The sweeper, given the projector's catch-up, marks the game it visits."""
+    redis = harness.skald.redis
+    pending = PendingIndex(redis, harness.skald.settings.key_prefix, harness.skald.store.scripts)
+    await redis.zadd(pending.key, {game_id: 0})
+    await sweep(harness.skald.store, pending, harness.scheduler, 0, visit=projector.catch_up)
+    assert await projector.marks.count() == 1
