@@ -286,6 +286,10 @@ class Presence:
         self.prefix = prefix
 
     def _key(self, player_id: str) -> str:
+        return self.key(player_id)
+
+    def key(self, player_id: str) -> str:
+        """The player's set of open streams."""
         return player_tag(self.prefix, player_id) + "present"
 
     async def renew(self, player_id: str, stream_id: str, ttl_ms: int) -> None:

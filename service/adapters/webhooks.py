@@ -219,6 +219,21 @@ class WebhookStore:
             return None
         return Delivery(stored[b"id"].decode(), stored[b"body"], int(stored[b"attempts"]))
 
+    async def pair_state(
+        self, endpoint_id: str, player_id: str, limit: int, presence_key: str, now_ms: int
+    ) -> tuple[Delivery | None, list[bytes], bool]:
+        """In one round trip: the pair's delivery in flight, its first `limit` queued
+        notifications, and whether the player has a live stream open (`presence_key`)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(self.delivery_key(endpoint_id, player_id))
+            pipe.lrange(self.queue_key(endpoint_id, player_id), 0, limit - 1)
+            pipe.zcount(presence_key, now_ms, "+inf")
+            stored, queued, present = await pipe.execute()
+        delivery = None
+        if stored:
+            delivery = Delivery(stored[b"id"].decode(), stored[b"body"], int(stored[b"attempts"]))
+        return delivery, list(queued), int(present) > 0
+
     async def queued(self, endpoint_id: str, player_id: str, limit: int) -> list[bytes]:
         """The first `limit` notifications queued for the pair."""
         found: Any = await self.redis.lrange(self.queue_key(endpoint_id, player_id), 0, limit - 1)

@@ -141,7 +141,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     webhook_timeout_s: float = 10.0
     # A player's first pending notification waits this long for more to collapse with it
     # into one delivery (fewer requests to the endpoint, less work per notification).
-    webhook_linger_ms: int = 250
+    webhook_linger_ms: int = 1000
 
     # Benchmarks only: serve POST /bench/echo/games/{id}/commands, which decodes the same body
     # as a command submission and answers at once, the HTTP ceiling `skald bench` compares to.

@@ -54,6 +54,11 @@ ROWS = [
     ("stream_bytes_per_move", "bytes", 0),
     ("view_bytes_late", "bytes", 0),
     ("stream_vs_view", "ratio", 3),
+    ("e2e_players_per_s", "commands/s", 0),
+    ("e2e_webhooks_per_s", "commands/s", 0),
+    ("webhooks_vs_none", "ratio", 3),
+    ("notifications_delivered_per_s", "notifications/s", 0),
+    ("notifications_lost", "notifications", 0),
 ]
 
 

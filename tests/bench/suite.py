@@ -20,6 +20,12 @@ from redis.asyncio import Redis
 from tests.bench.bench_archive import archive_figures
 from tests.bench.bench_e2e import FULL, QUICK, E2ELoad, e2e_figures
 from tests.bench.bench_fjords_engine import engine_figures
+from tests.bench.bench_notifications import (
+    FULL_NOTIFY,
+    QUICK_NOTIFY,
+    NotifyLoad,
+    notification_figures,
+)
 from tests.bench.bench_peer import FULL_PEER, QUICK_PEER, TINY_PEER, PeerLoad, peer_figures
 from tests.bench.bench_storage import rebuild_figures, storage_figures
 from tests.bench.bench_stream import stream_figures
@@ -36,11 +42,19 @@ class SuiteLoad:
     rebuild_games: int
     peer: PeerLoad  # the comparison with another server, when asked for
     stream_games: int = 1
+    # Notifications and webhooks over players' games (None: not measured).
+    notify: NotifyLoad | None = QUICK_NOTIFY
 
 
 QUICK_SUITE = SuiteLoad(QUICK, engine_games=5, storage_games=2, rebuild_games=1000, peer=QUICK_PEER)
 FULL_SUITE = SuiteLoad(
-    FULL, engine_games=20, storage_games=5, rebuild_games=10_000, peer=FULL_PEER, stream_games=3
+    FULL,
+    engine_games=20,
+    storage_games=5,
+    rebuild_games=10_000,
+    peer=FULL_PEER,
+    stream_games=3,
+    notify=FULL_NOTIFY,
 )
 # A load small enough for a smoke test of the command (figures meaningless, keys all there).
 TINY_SUITE = SuiteLoad(
@@ -49,6 +63,7 @@ TINY_SUITE = SuiteLoad(
     storage_games=1,
     rebuild_games=3,
     peer=TINY_PEER,
+    notify=NotifyLoad(4, 3, workers=1),
 )
 
 # Figure -> (comparison, target) from the issue; met when `figure <op> target`.
@@ -64,6 +79,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "archive_bytes_per_game": ("<", 3001.0),
     # A seat's live stream per move late in a Looot game, against the whole view then.
     "stream_vs_view": ("<", 0.1),
+    # One webhook endpoint receiving every player's notifications costs at most 10 %.
+    "webhooks_vs_none": (">=", 0.9),
 }
 
 
@@ -124,6 +141,9 @@ async def run_suite(
         await redis.aclose()
     progress("end to end over HTTP")
     figures.update(await e2e_figures(redis_url, load.e2e))
+    if load.notify is not None:
+        progress("notifications and webhooks over HTTP")
+        figures.update(await notification_figures(redis_url, load.notify))
     if peer is not None:
         figures.update(await peer_figures(peer, load.peer, progress))
     figures["targets"] = target_report(figures)

@@ -50,6 +50,8 @@ class Receiver:
 
 def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep connections open, as a push gateway would
+
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
@@ -64,6 +66,7 @@ def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
                     payload = json.loads(body)
             except Exception:
                 self.send_response(400)
+                self.send_header("content-length", "0")
                 self.end_headers()
                 return
             with receiver.lock:

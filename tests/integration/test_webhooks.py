@@ -40,7 +40,11 @@ ALLOWED_FIELDS = {"id", "game_id", "kind", "version", "seat", "rank", "deadline_
 @pytest.fixture
 def settings(core_settings: Settings) -> Settings:
     return msgspec.structs.replace(
-        core_settings, webhook_retry_s="0.2,0.2", webhook_timeout_s=0.5, admin_token="adm"
+        core_settings,
+        webhook_retry_s="0.2,0.2",
+        webhook_timeout_s=0.5,
+        admin_token="adm",
+        webhook_linger_ms=0,
     )
 
 
@@ -300,7 +304,10 @@ async def test_deliveries_survive_a_redis_kill_and_restart(tmp_path: Path) -> No
     own = OwnRedis(tmp_path)
     own.start()
     settings = Settings(
-        redis_url=own.url, webhook_retry_s="0.3,0.3,0.3,0.3,0.3,0.3", webhook_timeout_s=1.0
+        redis_url=own.url,
+        webhook_retry_s="0.3,0.3,0.3,0.3,0.3,0.3",
+        webhook_timeout_s=1.0,
+        webhook_linger_ms=0,
     )
     client = Redis.from_url(own.url)
     dispatchers = Dispatchers(settings)

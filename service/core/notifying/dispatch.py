@@ -126,22 +126,29 @@ class Dispatcher:
             )
             await self.store.finish(endpoint_id, player_id, now)
             return
-        delivery = await self.store.in_flight(endpoint_id, player_id)
+        delivery, queued, present = await self.store.pair_state(
+            endpoint_id, player_id, MAX_PER_DELIVERY, self.presence.key(player_id), now
+        )
         if delivery is None:
-            delivery = await self._freeze(endpoint_id, player_id, now, report)
+            delivery = await self._freeze(endpoint_id, player_id, now, queued, present, report)
             if delivery is None:
                 return
         await self._attempt(endpoint, player_id, delivery, report)
 
     async def _freeze(
-        self, endpoint_id: str, player_id: str, now: int, report: DispatchReport
+        self,
+        endpoint_id: str,
+        player_id: str,
+        now: int,
+        queued: list[bytes],
+        present: bool,
+        report: DispatchReport,
     ) -> Delivery | None:
-        queued = await self.store.queued(endpoint_id, player_id, MAX_PER_DELIVERY)
         if not queued:
             await self.store.finish(endpoint_id, player_id, now)
             return None
         notifications = [decode_notification(data) for data in queued]
-        if await self.presence.present(player_id, now):
+        if present:
             kept = [n for n in notifications if n.kind != "your_turn"]
             report.quiet += len(notifications) - len(kept)
             notifications = kept

@@ -75,7 +75,8 @@ async def notifications_and_webhooks(
         return httpx.Response(200)
 
     async with httpx.AsyncClient(transport=httpx.MockTransport(receive)) as client:
-        dispatcher = bootstrap.dispatcher(api.settings, api.skald.redis, client, "hidden")
+        at_once = msgspec.structs.replace(api.settings, webhook_linger_ms=0)
+        dispatcher = bootstrap.dispatcher(at_once, api.skald.redis, client, "hidden")
         await dispatcher.store.ensure_group()
         while (await dispatcher.step()).taken_in:
             pass
