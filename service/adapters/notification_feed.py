@@ -124,6 +124,17 @@ class NotificationFeed:
         scores: Any = await self.redis.zmscore(self._ids(player_id), ids)
         return [score is None for score in scores]
 
+    async def missing_many(self, ids: dict[str, list[str]]) -> dict[str, list[bool]]:
+        """`missing` for several players, in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for player_id, theirs in ids.items():
+                pipe.zmscore(self._ids(player_id), theirs)
+            found = await pipe.execute()
+        return {
+            player_id: [score is None for score in scores]
+            for player_id, scores in zip(ids, found, strict=True)
+        }
+
     async def latest_cursor(self, player_id: str) -> str:
         """The cursor of the newest notification ("0" for an empty feed)."""
         rows: Any = await self.redis.xrevrange(self._feed(player_id), count=1)

@@ -152,10 +152,14 @@ class WebhookStore:
     # The inbox.
     async def enqueue(self, player_id: str, notifications: list[tuple[str, bytes]]) -> None:
         """Queue (kind, JSON) notifications of a player for delivery."""
+        await self.enqueue_many([(player_id, kind, body) for kind, body in notifications])
+
+    async def enqueue_many(self, notifications: list[tuple[str, str, bytes]]) -> None:
+        """Queue (player, kind, JSON) notifications for delivery, in one round trip."""
         if not notifications:
             return
         async with self.redis.pipeline(transaction=False) as pipe:
-            for kind, body in notifications:
+            for player_id, kind, body in notifications:
                 pipe.xadd(self.inbox, {"p": player_id, "k": kind, "n": body})
             await pipe.execute()
 

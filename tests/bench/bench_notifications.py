@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import subprocess
 import sys
 import time
@@ -117,6 +118,12 @@ class ReceiverProcess:
         assert self.process.stdout is not None
         self.url, self.count_url = self.process.stdout.readline().decode().split()
 
+    def cpu_s(self) -> float:
+        """CPU seconds the receiver process used so far (user + system)."""
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def counts(self) -> dict[str, int]:
         counted: dict[str, int] = httpx.get(self.count_url, timeout=10).json()
         return counted
@@ -160,6 +167,8 @@ async def notification_figures(redis_url: str, load: NotifyLoad) -> dict[str, fl
         "notifications_made": float(made),
         "notifications_lost": float(made - sum(d[3] for d in delivered)),
         "notifications_delivered_per_s": arrived / seconds,
+        # Cores the loopback receiver (a remote gateway's stand-in) took during the floods.
+        "receiver_cores": sum(d[4] for d in delivered) / len(delivered),
     }
 
 
@@ -179,8 +188,13 @@ async def _with_webhooks(redis_url: str, load: NotifyLoad) -> tuple[float, tuple
 
             def count_at_start() -> None:
                 at_start.append(receiver.counts()["notifications"])
+                cpu_at_start.append(receiver.cpu_s())
+
+            cpu_at_start: list[float] = []
 
             rate, started = await flood_players(skald.url, load, 5, count_at_start)
+            flood_s = time.monotonic() - started
+            receiver_share = (receiver.cpu_s() - cpu_at_start[0]) / flood_s
             # Every notification in the players' feeds must reach the receiver.
             made = await feed_total(redis, skald.settings.key_prefix)
             deadline = time.monotonic() + 120
@@ -188,11 +202,13 @@ async def _with_webhooks(redis_url: str, load: NotifyLoad) -> tuple[float, tuple
             while arrived < made and time.monotonic() < deadline:
                 await asyncio.sleep(0.05)
                 arrived = receiver.counts()["notifications"]
+                if arrived >= made:  # the last ones may still have been projected: recount
+                    made = await feed_total(redis, skald.settings.key_prefix)
             seconds = time.monotonic() - started
             await redis.aclose()
     finally:
         receiver.stop()
-    return rate, (made, arrived - at_start[0], seconds, arrived)
+    return rate, (made, arrived - at_start[0], seconds, arrived, receiver_share)
 
 
 def main() -> None:

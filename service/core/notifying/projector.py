@@ -154,10 +154,10 @@ class NotificationProjector:
             player = players.get(notification.seat)
             if player is not None:
                 by_player[player].append(notification)
+        if by_player and await self._webhooks_on():
+            await self._queue_webhooks(by_player)
         added = 0
         for player, theirs in by_player.items():
-            if await self._webhooks_on():
-                await self._queue_webhooks(player, theirs)
             added += await self.feed.append(player, theirs)
         return added
 
@@ -171,13 +171,21 @@ class NotificationProjector:
             self._endpoints_checked = now
         return self._endpoints_exist
 
-    async def _queue_webhooks(self, player: str, notifications: list[Notification]) -> None:
-        """Queue for delivery those not in the feed yet, before they are added to it: a
-        crash in between delivers them twice (same ids), never not at all."""
+    async def _queue_webhooks(self, by_player: dict[str, list[Notification]]) -> None:
+        """Queue for delivery those not in the feeds yet, before they are added to them: a
+        crash in between delivers them twice (same ids), never not at all. Two round trips
+        for all the players."""
         assert self.webhooks is not None
-        missing = await self.feed.missing(player, [n.id for n in notifications])
-        new = [n for n, lacking in zip(notifications, missing, strict=True) if lacking]
-        await self.webhooks.enqueue(player, [(n.kind, encode_notification(n)) for n in new])
+        lacking = await self.feed.missing_many(
+            {player: [n.id for n in theirs] for player, theirs in by_player.items()}
+        )
+        new = [
+            (player, n.kind, encode_notification(n))
+            for player, theirs in by_player.items()
+            for n, missing in zip(theirs, lacking[player], strict=True)
+            if missing
+        ]
+        await self.webhooks.enqueue_many(new)
 
     async def send_reminders(self, limit: int, now_ms: int | None = None) -> int:
         """Send the deadline reminders due (at `now_ms`, by default the Redis clock's now)
