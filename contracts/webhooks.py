@@ -18,7 +18,8 @@ from contracts.notifications import Notification, NotificationKind
 class CreateEndpointRequest(Request, frozen=True):
     """Body of POST /v1/admin/webhooks."""
 
-    url: Annotated[str, msgspec.Meta(min_length=8, max_length=2000, pattern=r"^https?://\S+$")]
+    # Printable ASCII without spaces (the same class in JSON Schema and Python regexes).
+    url: Annotated[str, msgspec.Meta(min_length=8, max_length=2000, pattern=r"^https?://[!-~]+$")]
     kinds: list[NotificationKind] = []  # none: every kind
     secret: str | None = None  # `whsec_<base64>`; one is made when not given
 

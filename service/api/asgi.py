@@ -70,6 +70,7 @@ ROUTES = [
     notifications.list_notifications,
     notifications.create_notification_ticket,
     notifications.stream_notifications,
+    webhooks.webhooks_options,
     webhooks.create_webhook_endpoint,
     webhooks.list_webhook_endpoints,
     webhooks.delete_webhook_endpoint,

@@ -18,6 +18,7 @@ from service.shared.errors import Unavailable
 from ..auth import bearer_token
 from ..docs import problems
 from ..negotiation import reply
+from .games import options_route
 from .players import NO_STORE
 
 TAGS = ["admin"]
@@ -74,10 +75,14 @@ async def list_webhook_endpoints(
     description="Its pending deliveries are dropped. Needs the admin credential.",
     tags=TAGS,
     status_code=204,
-    responses=problems(401, 403, 404, 503),
+    responses=problems(400, 401, 403, 404, 503),
 )
 async def delete_webhook_endpoint(
     request: Request[Any, Any, Any], skald: NamedDependency[Skald], endpoint_id: FromPath[str]
 ) -> None:
     """Unregister an endpoint."""
     await admin(skald, request).remove(endpoint_id)
+
+
+# Two handlers share /admin/webhooks: OPTIONS names both methods (Litestar's own would not).
+webhooks_options = options_route("/admin/webhooks", create_webhook_endpoint, list_webhook_endpoints)
