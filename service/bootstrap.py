@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 from redis import Redis as SyncRedis
 from redis.asyncio import BlockingConnectionPool, Redis
 
@@ -18,6 +19,15 @@ from service.adapters.archive.archive_store import ArchiveStore
 from service.adapters.archive.directory_archive import DirectoryArchive
 from service.adapters.archive.postgres_archive import PostgresArchive
 from service.adapters.archive.redis_game import HotGames
+from service.adapters.notification_feed import (
+    GameFacts,
+    NotificationFeed,
+    NotifiedCursors,
+    NotifyMarks,
+    PlayerStreamTickets,
+    Presence,
+    Reminders,
+)
 from service.adapters.notifications import Notifier, Publisher
 from service.adapters.ratings.store import RatingsStore
 from service.adapters.rq_scheduler import DrainScheduler, RQScheduler
@@ -28,7 +38,10 @@ from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.scripts import Scripts
 from service.adapters.store.side import KnownTokens, Lobby, PendingIndex, Seats, Views
 from service.adapters.store.tickets import StreamTickets
+from service.adapters.webhooks import WebhookStore
 from service.core.archiving import Archiver
+from service.core.notifying.dispatch import Dispatcher
+from service.core.notifying.projector import NotificationProjector
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
@@ -36,10 +49,12 @@ from service.core.ratings.ledger import LedgerReport, RatingLedger
 from service.facade.command_side import CommandSide
 from service.facade.history_side import HistoryService
 from service.facade.metas import GameMetas
+from service.facade.notification_side import NotificationSide
 from service.facade.player_side import PlayerSide
 from service.facade.rating_side import RatingSide
 from service.facade.read_side import ReadSide
 from service.facade.skald import Skald
+from service.facade.webhook_side import WebhookAdmin
 from service.read.archived_games import ArchiveBackedStore
 from service.read.history.catalogue import stored_game_ids
 from service.read.history.rebuild import RedisProjectionWriter
@@ -156,8 +171,10 @@ def skald(
         notifier=notifier,
         store=events,
         tickets=StreamTickets(redis, prefix),
-        players=PlayerSide(commands, reads, Players(redis, prefix)),
         ratings=RatingSide(RatingsStore(redis, prefix), Players(redis, prefix)),
+        players=PlayerSide(commands, reads, Players(redis, prefix), NotifyMarks(redis, prefix)),
+        notifications=notification_side(settings, redis, notifier),
+        webhooks=webhook_admin(settings, redis),
     )
 
 
@@ -208,6 +225,7 @@ def drain_runner(
         lease_ttl_ms=int(settings.lease_ttl_s * 1000),
         deadlines=Deadlines(redis, prefix),
         on_finished=rating_ledger(redis, settings, events).game_finished,
+        marks=NotifyMarks(redis, prefix),
     )
     return DrainRunner.configured(settings, events, drainer, drain_scheduler)
 
@@ -267,3 +285,61 @@ async def catch_up_ratings(
         return LedgerReport()
     finished = await HotGames(redis, settings.key_prefix).finished_games()
     return await ledger.catch_up(sorted(finished))
+# Game sessions the notification projector keeps (it folds every game it projects).
+NOTIFY_SESSIONS_CACHED = 1024
+
+
+def notification_feed(redis: Redis, settings: Settings) -> NotificationFeed:
+    """Players' notification feeds, capped at `notification_retention` each."""
+    return NotificationFeed(redis, settings.key_prefix, settings.notification_retention)
+
+
+def notification_side(settings: Settings, redis: Redis, notifier: Notifier) -> NotificationSide:
+    """The facade's reads of players' notification feeds."""
+    prefix = settings.key_prefix
+    feed = notification_feed(redis, settings)
+    tickets = PlayerStreamTickets(redis, prefix)
+    return NotificationSide(settings, feed, notifier, tickets, Presence(redis, prefix))
+
+
+def notification_projector(
+    settings: Settings, redis: Redis, events: RedisEventStore
+) -> NotificationProjector:
+    """The projector that turns games' events into players' notifications."""
+    prefix = settings.key_prefix
+    return NotificationProjector(
+        store=events,
+        seats=Seats(redis, prefix, events.scripts),
+        feed=notification_feed(redis, settings),
+        cursors=NotifiedCursors(redis, prefix),
+        marks=NotifyMarks(redis, prefix),
+        reminders=Reminders(redis, prefix),
+        facts=GameFacts(redis, prefix),
+        cache=SessionCache(NOTIFY_SESSIONS_CACHED),
+        webhooks=WebhookStore(redis, prefix),
+    )
+
+
+def webhook_store(redis: Redis, settings: Settings) -> WebhookStore:
+    """Webhook endpoints, their delivery queues and dead letters."""
+    return WebhookStore(redis, settings.key_prefix)
+
+
+def webhook_admin(settings: Settings, redis: Redis) -> WebhookAdmin:
+    """The operator's webhook operations (API and CLI)."""
+    return WebhookAdmin(settings, webhook_store(redis, settings))
+
+
+def dispatcher(
+    settings: Settings, redis: Redis, client: httpx.AsyncClient, consumer: str
+) -> Dispatcher:
+    """A webhook dispatcher over `redis`, delivering with `client`."""
+    return Dispatcher(
+        webhook_store(redis, settings),
+        Presence(redis, settings.key_prefix),
+        client,
+        settings.webhook_retry_delays,
+        settings.webhook_timeout_s,
+        consumer,
+        linger_ms=settings.webhook_linger_ms,
+    )

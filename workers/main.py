@@ -28,6 +28,7 @@ from service.adapters.store.redis_store import redis_version_problem
 from service.shared.settings import Settings, load_plugins
 from workers import jobs
 from workers.archiver import ArchiverThread
+from workers.notifier import NotifierThread
 from workers.runtime import WorkerRuntime
 from workers.sweeper import SweeperThread
 
@@ -64,6 +65,9 @@ def run(
     archiver = ArchiverThread(settings) if with_sweeper else None  # --no-sweeper: neither
     if archiver is not None:
         archiver.start()
+    notifier = NotifierThread(settings) if with_sweeper else None  # nor the projector
+    if notifier is not None:
+        notifier.start()
     connection = SyncRedis.from_url(settings.queue_redis_url)
     queue = Queue(settings.queue_name, connection=connection, serializer=JSONSerializer)
     try:
@@ -90,6 +94,8 @@ def run(
             sweeper.stop()
         if archiver is not None:
             archiver.stop()
+        if notifier is not None:
+            notifier.stop()
         jobs.uninstall(runtime)
         runtime.close()
         connection.close()

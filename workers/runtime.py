@@ -10,6 +10,7 @@ import os
 import threading
 
 from service import bootstrap
+from service.core.notifying.projector import ProjectReport
 from service.core.pipeline.deadlines import DeadlineReport, fire_due
 from service.core.pipeline.runner import RunnerReport
 from service.core.pipeline.sweep import SweepReport, sweep
@@ -37,6 +38,8 @@ class WorkerRuntime:
         self.drainer = graph.drainer
         self.drain_runner = graph.runner
         self.ledger = bootstrap.rating_ledger(self.redis, settings, self.store)
+        # Its catch-up marks any game the sweeper visits whose notifications lag its head.
+        self.notify_projector = bootstrap.notification_projector(settings, self.redis, self.store)
 
     def run_drains(self, job_id: str) -> RunnerReport:
         """Be the drain runner `job_id`: drain ready games until none is left or time is up."""
@@ -50,6 +53,7 @@ class WorkerRuntime:
                 self.pending,
                 self.scheduler,
                 grace_ms=int(self.settings.sweep_grace_s * 1000),
+                visit=self.notify_projector.catch_up,
             )
         )
 
@@ -75,6 +79,10 @@ class WorkerRuntime:
         return self.runner.run(
             bootstrap.catch_up_ratings(self.redis, self.settings, self.ledger, owner)
         )
+
+    def project_notifications(self) -> ProjectReport:
+        """Turn marked games' new events into players' notifications; send due reminders."""
+        return self.runner.run(self.notify_projector.step())
 
     def close(self) -> None:
         """Close the clients and the loop."""

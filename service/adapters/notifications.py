@@ -94,10 +94,13 @@ class Notifier:
         """How many listeners the game has in this process."""
         return len(self._listeners.get(GameKeys(self._prefix, game_id).updates, ()))
 
-    @contextlib.asynccontextmanager
-    async def listen(self, game_id: str) -> AsyncIterator[asyncio.Queue[Update]]:
+    def listen(self, game_id: str) -> contextlib.AbstractAsyncContextManager[asyncio.Queue[Update]]:
         """Subscribe to the game's updates for the duration of the block."""
-        channel = GameKeys(self._prefix, game_id).updates
+        return self.listen_channel(GameKeys(self._prefix, game_id).updates)
+
+    @contextlib.asynccontextmanager
+    async def listen_channel(self, channel: str) -> AsyncIterator[asyncio.Queue[Update]]:
+        """Subscribe to any channel whose messages are updates (a player's notifications)."""
         queue: asyncio.Queue[Update] = asyncio.Queue(_QUEUE_SIZE)
         async with self._lock:
             listeners = self._listeners.setdefault(channel, set())

@@ -24,7 +24,19 @@ from .metrics import ApiMetrics, MetricsMiddleware
 from .negotiation import MAX_BODY_DEPTH_STATE_KEY, NegotiatingRequest, accept_guard
 from .openapi import openapi_config
 from .problems import exception_handlers
-from .routes import commands, echo, games, history, ops, players, ratings, reads, stream
+from .routes import (
+    commands,
+    echo,
+    games,
+    history,
+    notifications,
+    ops,
+    players,
+    ratings,
+    reads,
+    stream,
+    webhooks,
+)
 from .routes.per_game import FACADE_STATE, game_routers, pristine
 
 # The API, under /v1 (API_PREFIX). The same operations answer at their first paths, without
@@ -59,6 +71,13 @@ ROUTES = [
     ratings.get_leaderboard,
     ratings.get_player_ratings,
     ratings.get_player_rating_history,
+    notifications.list_notifications,
+    notifications.create_notification_ticket,
+    notifications.stream_notifications,
+    webhooks.webhooks_options,
+    webhooks.create_webhook_endpoint,
+    webhooks.list_webhook_endpoints,
+    webhooks.delete_webhook_endpoint,
 ]
 # Taken at import, before any app registers the handlers (see routes.per_game).
 GAME_ROUTES = pristine(ROUTES)

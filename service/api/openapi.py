@@ -100,6 +100,7 @@ TAG_DESCRIPTIONS = {
     "reads": "Your view, whose turn it is, the events, the live stream.",
     "history": "Replay, audit and the seed check.",
     "operations": "Liveness, readiness, metrics.",
+    "admin": "The operator's webhook endpoints (the admin credential).",
 }
 
 

@@ -36,6 +36,7 @@ from service.cli import (
     replay_command,
     serve_command,
     verify_command,
+    webhooks_command,
     worker_command,
 )
 from service.cli.demo_command import DemoError
@@ -56,6 +57,7 @@ COMMANDS = (
     quarantine_command,
     archive_command,
     bench_command,
+    webhooks_command,
 )
 
 

@@ -30,6 +30,7 @@ log = structlog.get_logger("skald.cli")
 
 # The worker process entry point (CORE's); run as `python -m <module>`.
 WORKER_MODULE = "workers.main"
+DISPATCHER_MODULE = "workers.dispatcher"  # the webhook dispatcher process
 
 
 class Shutdown(Exception):
@@ -117,7 +118,9 @@ class WorkerPool:
         count: int,
         log_file: Path | None = None,
         log_level: str = "INFO",
+        module: str = WORKER_MODULE,
     ) -> None:
+        self.module = module  # what each process runs: workers, or webhook dispatchers
         self.env = settings_env(settings)
         self.count = count
         self.log_level = log_level
@@ -158,7 +161,7 @@ class WorkerPool:
         self.stop()
 
     def _spawn(self) -> subprocess.Popen[bytes]:
-        command = [sys.executable, "-m", WORKER_MODULE, "--log-level", self.log_level]
+        command = [sys.executable, "-m", self.module, "--log-level", self.log_level]
         return spawn(command, self.env, self._output)
 
     def _restart_dead(self) -> None:

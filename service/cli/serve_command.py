@@ -9,7 +9,13 @@ from typing import Any
 from service.shared.logging import configure_logging
 from service.shared.settings import Settings
 
-from .processes import ApiServer, WorkerPool, backing_redis, raise_shutdown_on_sigterm
+from .processes import (
+    DISPATCHER_MODULE,
+    ApiServer,
+    WorkerPool,
+    backing_redis,
+    raise_shutdown_on_sigterm,
+)
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -51,6 +57,10 @@ def run(args: argparse.Namespace) -> int:
     with (
         backing_redis(Settings.from_env()) as settings,
         WorkerPool(settings, args.workers, log_level=args.log_level),
+        # The webhook dispatcher beside the workers (none when the API runs alone).
+        WorkerPool(
+            settings, min(args.workers, 1), log_level=args.log_level, module=DISPATCHER_MODULE
+        ),
     ):
         ApiServer(settings, args.host, args.port).run()
     return 0

@@ -22,6 +22,7 @@ from contracts.players import (
     Rematch,
 )
 from contracts.stream import Clock, ClockSet
+from service.adapters.notification_feed import NotifyMarks
 from service.adapters.store.players import (
     BOT_SEAT,
     PLAYER_SEAT_PREFIX,
@@ -66,7 +67,14 @@ def is_player_token(token: str) -> bool:
 class PlayerSide:
     """Players: register, profile, tokens, their games; and the games they create."""
 
-    def __init__(self, commands: CommandSide, reads: ReadSide, players: Players) -> None:
+    def __init__(
+        self,
+        commands: CommandSide,
+        reads: ReadSide,
+        players: Players,
+        marks: NotifyMarks | None = None,
+    ) -> None:
+        self.marks = marks  # a rematch marks its game for the notification projector
         self.commands = commands
         self.reads = reads
         self.players = players
@@ -228,6 +236,8 @@ class PlayerSide:
             if value.startswith(PLAYER_SEAT_PREFIX):
                 invited = value[len(PLAYER_SEAT_PREFIX) :].decode()
                 await self.players.add_game(invited, created.game_id, now)
+        if self.marks is not None:
+            await self.marks.mark([game_id])  # its players are offered the rematch
         return Rematch(game_id=created.game_id, rematch_of=game_id)
 
     @redis_guarded

@@ -27,9 +27,11 @@ from service.facade.checks import (
 from service.facade.command_side import CommandSide
 from service.facade.history_side import HistoryService
 from service.facade.metas import GameMetas
+from service.facade.notification_side import NotificationSide
 from service.facade.player_side import PlayerSide, is_player_token
 from service.facade.rating_side import RatingSide
 from service.facade.read_side import ReadSide
+from service.facade.webhook_side import WebhookAdmin
 from service.shared.errors import (
     Forbidden,
     Unauthorized,
@@ -58,6 +60,8 @@ class Skald:
         tickets: StreamTickets,
         players: PlayerSide,
         ratings: RatingSide | None = None,
+        notifications: NotificationSide | None = None,
+        webhooks: WebhookAdmin | None = None,
     ) -> None:
         """Built by `service.bootstrap`, the one place that wires the object graph."""
         self.settings = settings
@@ -74,6 +78,9 @@ class Skald:
         self.store = store  # the whole store, for operators' tools and tests
         self.tickets = tickets
         self.ratings = ratings
+        # Players' notification feeds (read only: the workers' projector writes them).
+        self.notifications = notifications
+        self.webhooks = webhooks  # the operator's webhook endpoints and dead letters
 
     async def close(self) -> None:
         """Close every connection this object opened."""

@@ -131,6 +131,20 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # Ratings (docs/ratings.md): each worker's sweeper logs any finished game the worker that
     # finished it did not, this often (a SCAN of the games' meta keys; negative: never).
     ratings_catch_up_s: float = 60.0
+    # Notifications (service/core/notifying/): the newest this many are kept per player; the
+    # workers' projector looks for games to turn into notifications this often.
+    notification_retention: int = 500
+    notify_interval_s: float = 0.05
+    # Webhooks (service/core/notifying/dispatch.py): the operator's credential for the admin
+    # API (empty: the admin API refuses every request); the delays before each retry of a
+    # failed delivery, in seconds, comma-separated (one attempt more than delays, then the
+    # delivery is dead-lettered; each delay gets +-20 % jitter); one attempt's time limit.
+    admin_token: str = ""
+    webhook_retry_s: str = "10,60,300,1800,3600,7200,14400"
+    webhook_timeout_s: float = 10.0
+    # A player's first pending notification waits this long for more to collapse with it
+    # into one delivery (fewer requests to the endpoint, less work per notification).
+    webhook_linger_ms: int = 1000
 
     # Benchmarks only: serve POST /bench/echo/games/{id}/commands, which decodes the same body
     # as a command submission and answers at once, the HTTP ceiling `skald bench` compares to.
@@ -140,6 +154,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     def plugin_modules(self) -> list[str]:
         """The modules named in `plugins`."""
         return [name.strip() for name in self.plugins.split(",") if name.strip()]
+
+    @property
+    def webhook_retry_delays(self) -> list[float]:
+        """The delays named in `webhook_retry_s`."""
+        return [float(d) for d in self.webhook_retry_s.split(",") if d.strip()]
 
     @property
     def cors_origin_list(self) -> list[str]:

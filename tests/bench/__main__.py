@@ -62,6 +62,11 @@ ROWS = [
     ("cpu_ms_timed", "CPU ms/command", 3),
     ("timed_vs_untimed", "ratio", 3),
     ("timed_vs_untimed_cpu", "ratio", 3),
+    ("e2e_players_per_s", "commands/s", 0),
+    ("e2e_webhooks_per_s", "commands/s", 0),
+    ("webhooks_vs_none", "ratio", 3),
+    ("notifications_delivered_per_s", "notifications/s", 0),
+    ("notifications_lost", "notifications", 0),
 ]
 
 

@@ -21,6 +21,12 @@ from tests.bench.bench_archive import archive_figures
 from tests.bench.bench_bots import bot_figures
 from tests.bench.bench_e2e import FULL, QUICK, E2ELoad, e2e_figures
 from tests.bench.bench_fjords_engine import engine_figures
+from tests.bench.bench_notifications import (
+    FULL_NOTIFY,
+    QUICK_NOTIFY,
+    NotifyLoad,
+    notification_figures,
+)
 from tests.bench.bench_peer import FULL_PEER, QUICK_PEER, TINY_PEER, PeerLoad, peer_figures
 from tests.bench.bench_ratings import ratings_figures
 from tests.bench.bench_storage import rebuild_figures, storage_figures
@@ -47,6 +53,8 @@ class SuiteLoad:
     stream_games: int = 1
     timers: TimerLoad = QUICK_TIMERS
     ratings_results: int = 2000  # rated results logged and folded (bench_ratings)
+    # Notifications and webhooks over players' games (None: not measured).
+    notify: NotifyLoad | None = QUICK_NOTIFY
 
 
 QUICK_SUITE = SuiteLoad(QUICK, engine_games=5, storage_games=2, rebuild_games=1000, peer=QUICK_PEER)
@@ -58,6 +66,7 @@ FULL_SUITE = SuiteLoad(
     peer=FULL_PEER,
     stream_games=3,
     timers=FULL_TIMERS,
+    notify=FULL_NOTIFY,
 )
 # A load small enough for a smoke test of the command (figures meaningless, keys all there).
 TINY_SUITE = SuiteLoad(
@@ -68,6 +77,7 @@ TINY_SUITE = SuiteLoad(
     peer=TINY_PEER,
     timers=TINY_TIMERS,
     ratings_results=20,
+    notify=NotifyLoad(4, 3, workers=1),
 )
 
 # Figure -> (comparison, target) from the issue; met when `figure <op> target`.
@@ -85,6 +95,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "stream_vs_view": ("<", 0.1),
     # A turn timer on every game: the end-to-end throughput at most 5 % lower than without.
     "timed_vs_untimed": (">=", 0.95),
+    # One webhook endpoint receiving every player's notifications costs at most 10 %.
+    "webhooks_vs_none": (">=", 0.9),
 }
 
 
@@ -151,6 +163,9 @@ async def run_suite(
     figures.update(await e2e_figures(redis_url, load.e2e))
     progress(f"turn timers ({load.timers.pending} deadlines due at once)")
     figures.update(await timer_figures(redis_url, load.timers))
+    if load.notify is not None:
+        progress("notifications and webhooks over HTTP")
+        figures.update(await notification_figures(redis_url, load.notify))
     if peer is not None:
         figures.update(await peer_figures(peer, load.peer, progress))
     figures["targets"] = target_report(figures)

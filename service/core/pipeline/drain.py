@@ -14,12 +14,13 @@ the inbox so it carries whatever piled up while the game waited its turn.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
 import structlog
 from redis.exceptions import RedisError
 
+from service.adapters.notification_feed import NotifyMarks
 from service.adapters.notifications import Publisher
 from service.adapters.store.deadlines import Deadlines
 from service.adapters.store.ports import (
@@ -79,9 +80,11 @@ class Drainer:
         lease_ttl_ms: int,
         deadlines: Deadlines | None = None,
         on_finished: Callable[[str], Awaitable[object]] | None = None,
+        marks: NotifyMarks | None = None,
     ) -> None:
         self.deadlines = deadlines  # where new turn deadlines are indexed
         self.on_finished = on_finished  # told of each game a batch finished (its ratings)
+        self.marks = marks  # where committed games wait for the notification projector
         self.store = store
         self.views = views
         self.lobby = lobby
@@ -190,7 +193,20 @@ class Drainer:
                 reports[game_id] = DrainReport(game_id, "lease_lost")
                 continue
             held.pop(game_id, None)
+        await self._mark_for_notifying(reports.values())
         return Round([reports[game_id] for game_id in game_ids], taken, waited)
+
+    async def _mark_for_notifying(self, reports: Iterable[DrainReport]) -> None:
+        """Mark the games this round moved for the notification projector: one command for
+        the whole round, after its commits (a mark lost to a crash here is made up for by the
+        sweeper, which marks any game whose notified version lags its head)."""
+        if self.marks is None:
+            return
+        moved = [report.game_id for report in reports if report.status == "applied"]
+        try:
+            await self.marks.mark(moved)
+        except RedisError as exc:
+            log.warning("notify_mark_failed", games=len(moved), error=repr(exc))
 
     async def _let_go(self, game_id: str, lease: int) -> None:
         """Give back the lease of a game whose turn the round did not finish (it failed)."""

@@ -14,6 +14,7 @@ A spare runner is harmless: the lease lets one runner at a time apply a game's c
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import structlog
@@ -41,12 +42,16 @@ async def sweep(
     scheduler: DrainScheduler,
     grace_ms: int,
     limit: int = 1000,
+    visit: Callable[[str], Awaitable[object]] | None = None,
 ) -> SweepReport:
-    """Visit games marked pending before `grace_ms` ago; wake those no runner will reach."""
+    """Visit games marked pending before `grace_ms` ago; wake those no runner will reach.
+    `visit` is called with each game visited (the notification projector's catch-up)."""
     report = SweepReport()
     now = await pending.now_ms()
     for game_id, mark in await pending.marked_before(now - grace_ms, limit):
         report.visited += 1
+        if visit is not None:
+            await visit(game_id)
         head = await store.head(game_id)
         waiting = await store.inbox(game_id, head.cursor, 1) if head is not None else []
         if not waiting:

@@ -13,7 +13,10 @@ players' games listings and profiles are served too, and checked alike; so are t
 (profiles, rating histories, the game's leaderboard), which must not move before the game ends.
 Then a seat resigns and a bot plays it: everything is checked again, the audit of the bot's
 moves too; and once the bots have finished the game, its rematch is served without the
-rematch's own seed.
+rematch's own seed. So are the players' notifications (projected from the events as the
+workers project them) and the webhook bodies delivered for them (by the real dispatcher, to a
+transport that keeps them): only the game id, kind, version, the player's seat and public
+facts, and never the seed.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import hashlib
 import random
 from typing import Any
 
+import httpx
 import msgspec
 import pytest
 
@@ -29,6 +33,7 @@ from contracts.base import GameConfig
 from domain.chance import Chance
 from domain.engine import Game, fold
 from domain.games import game_names, get_game
+from service import bootstrap
 from service.adapters.notifications import Update
 from service.adapters.store.side import view_field
 from service.core.codec import codec_for, is_meta_event
@@ -46,6 +51,46 @@ SEEDS = [11]
 SLOW_SEEDS = [29, 47, 83]
 REPLAYED_VERSIONS = 4  # the replay and audit of the last few versions at each stop
 MAX_MOVES_UNTIL_BOT = 300  # moves of the others, at most, before a resigned seat's turn
+
+
+# Everything a notification may carry, and the kinds each optional fact belongs to.
+NOTIFICATION_FIELDS = {"id", "game_id", "kind", "version", "seat", "rank", "deadline_ms"}
+
+
+async def notifications_and_webhooks(
+    api: Api, game_id: str, tokens: list[str]
+) -> tuple[Served, list[bytes]]:
+    """Project the game's notifications as a worker does, read each player's over the API,
+    and deliver them to a webhook endpoint; what was served, and the webhook bodies."""
+    projector = bootstrap.notification_projector(api.settings, api.skald.redis, api.skald.store)
+    while (await projector.step()).games:
+        pass
+    served = Served()
+    for seat, token in enumerate(tokens):
+        page = await served.get(api, "/players/me/notifications", token, limit=200)
+        for entry in page["notifications"]:
+            notification = entry["notification"]
+            assert set(notification) <= NOTIFICATION_FIELDS, notification
+            assert notification["game_id"] == game_id and notification["seat"] == seat
+            assert ("rank" in notification) == (notification["kind"] == "game_finished")
+    bodies: list[bytes] = []
+
+    def receive(request: httpx.Request) -> httpx.Response:
+        bodies.append(request.content)
+        return httpx.Response(200)
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(receive)) as client:
+        at_once = msgspec.structs.replace(api.settings, webhook_linger_ms=0)
+        dispatcher = bootstrap.dispatcher(at_once, api.skald.redis, client, "hidden")
+        await dispatcher.store.ensure_group()
+        while (await dispatcher.step()).taken_in:
+            pass
+    for body in bodies:
+        delivered = msgspec.json.decode(body)
+        assert set(delivered) == {"type", "player_id", "notifications"}
+        for notification in delivered["notifications"]:
+            assert set(notification) <= NOTIFICATION_FIELDS, notification
+    return served, bodies
 
 
 def plain(value: Any) -> Any:
@@ -243,11 +288,13 @@ async def test_nothing_served_during_play_reveals_hidden_information(
         )
         assert joined.status_code == 201, joined.text
     await api.drain()  # the start, queued when the last seat was taken
+    assert api.skald.webhooks is not None
+    await api.skald.webhooks.add("http://push.invalid/hook", [], None)
     secret = await api.skald.store.seed(game_id)
     assert secret is not None
     assert hashlib.sha256(secret).hexdigest() == created.json()["seed_sha256"]
     bots = [ClientBot(seed * 10 + seat) for seat in range(config.players)]
-    sent = 0
+    sent = delivered = 0
     for _ in range(CHECKPOINTS):
         # When it is stopped at a random point while still in progress
         sent, finished = await play_moves(
@@ -264,7 +311,12 @@ async def test_nothing_served_during_play_reveals_hidden_information(
             for body in served.bodies:
                 assert secret.hex().encode() not in body.lower()
                 assert secret.hex() not in body.decode(errors="replace")
+        notified, webhook_bodies = await notifications_and_webhooks(api, game_id, tokens)
+        delivered += len(webhook_bodies)
+        for body in [*notified.bodies, *webhook_bodies]:
+            assert secret.hex().encode() not in body.lower()
     assert sent > 0
+    assert delivered  # the game started: every player was told at least that
     if not finished:
         await resign_then_rematch(api, game, game_id, tokens, secret, sent)
 

@@ -1,0 +1,1 @@
+"""Players' notifications, derived from games' events (docs/architecture.md, "Notifications")."""

@@ -1,0 +1,156 @@
+"""What a game's new events mean to its players: notifications and deadline reminders.
+
+Folding a game's events through its session, after each command's events (one group per
+command id) the projector compares the seats the game waits for and whether it is over with
+before; the service's own events say the rest:
+
+- your_turn: a player's seat the game did not wait for before the group and waits for after;
+- game_started (TableStarted), game_cancelled (GameCancelled), seat_taken_by_bot
+  (SeatAbandoned, SeatResigned), game_finished (the game's outcome, with the seat's rank);
+- TurnClocks: a reminder an hour and five minutes before each player's deadline, sent only if
+  the deadline is still pending when it falls due (service.core.notifying.projector).
+
+Ids are (game, version, kind, seat), so deriving the same events twice gives the same
+notifications: the feed and every webhook receiver deduplicate on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from contracts.notifications import Notification, NotificationKind, notification_id
+from contracts.stream import GameCancelled, SeatAbandoned, SeatResigned, TableStarted, TurnClocks
+from service.adapters.notification_feed import Reminder
+from service.adapters.store.records import StoredEvent
+from service.core.codec import is_meta_event
+from service.core.pipeline.session import GameSession
+
+HOUR_MS = 3_600_000
+FIVE_MINUTES_MS = 300_000
+REMINDER_LEADS: tuple[tuple[NotificationKind, int], ...] = (
+    ("deadline_1h", HOUR_MS),
+    ("deadline_5m", FIVE_MINUTES_MS),
+)
+
+
+@dataclass
+class Derived:
+    """Notifications by seat, and reminders to schedule."""
+
+    notifications: list[Notification] = field(default_factory=list)
+    reminders: list[Reminder] = field(default_factory=list)
+
+
+def notify(
+    game_id: str,
+    kind: NotificationKind,
+    version: int,
+    seat: int,
+    *,
+    rank: int | None = None,
+    deadline_ms: int | None = None,
+    rematch_id: str | None = None,
+) -> Notification:
+    """A notification with its derived id."""
+    return Notification(
+        id=notification_id(game_id, version, kind, seat),
+        game_id=game_id,
+        kind=kind,
+        version=version,
+        seat=seat,
+        rank=rank,
+        deadline_ms=deadline_ms,
+        rematch_id=rematch_id,
+    )
+
+
+def acting(session: GameSession) -> frozenset[int]:
+    """The seats the game waits for now (none before it starts and once it is over)."""
+    if session.phase != "started" or session.state is None:
+        return frozenset()
+    return frozenset(session.game.to_act(session.state))
+
+
+def is_over(session: GameSession) -> bool:
+    """Whether the game's rules say it is over."""
+    if session.phase != "started" or session.state is None:
+        return False
+    return session.game.outcome(session.state) is not None
+
+
+def groups(events: list[StoredEvent]) -> Iterator[list[StoredEvent]]:
+    """Consecutive events of one command (events without a command id group together)."""
+    group: list[StoredEvent] = []
+    for stored in events:
+        if group and group[-1].command_id != stored.command_id:
+            yield group
+            group = []
+        group.append(stored)
+    if group:
+        yield group
+
+
+def reminders_for(game_id: str, clocks: TurnClocks, players: set[int]) -> list[Reminder]:
+    """The reminders of a TurnClocks event's deadlines that players hold."""
+    found = []
+    for entry in clocks.entries:
+        if entry.seat not in players:
+            continue
+        for kind, lead in REMINDER_LEADS:
+            due = entry.deadline_ms - lead
+            if due > entry.started_ms:  # a clock shorter than the lead has no such reminder
+                deadline = entry.deadline_ms
+                found.append(Reminder(game_id, entry.seat, entry.since, kind, deadline, due))
+    return found
+
+
+def derive(session: GameSession, events: list[StoredEvent], players: set[int]) -> Derived:
+    """Fold `events` (those after the session's version) into the session and return what
+    they mean to the seats in `players` (seats held by players, not bots or guests)."""
+    derived = Derived()
+    game_id = session.game_id
+    before, was_over = acting(session), is_over(session)
+    for group in groups(events):
+        for stored in group:
+            _from_service_event(derived, game_id, stored.version, _fold(session, stored), players)
+        version = group[-1].version
+        now, over = acting(session), is_over(session)
+        for seat in sorted((now - before) & players - session.bots):
+            derived.notifications.append(notify(game_id, "your_turn", version, seat))
+        if over and not was_over:
+            outcome = session.game.outcome(session.state)
+            for score in outcome.scores if outcome is not None else []:
+                if score.seat in players:
+                    derived.notifications.append(
+                        notify(game_id, "game_finished", version, score.seat, rank=score.rank)
+                    )
+        before, was_over = now, over
+    return derived
+
+
+def _fold(session: GameSession, stored: StoredEvent) -> object:
+    """Fold one event into the session (as `GameSession.fold` does); the event decoded."""
+    event = session.codec.decode_event(stored.data)
+    if is_meta_event(event):
+        session.follow_lifecycle(event)
+    else:
+        session.state = session.game.evolve(session.state, event)
+    session.version = stored.version
+    session.head_hash = stored.hash
+    return event
+
+
+def _from_service_event(
+    derived: Derived, game_id: str, version: int, event: object, players: set[int]
+) -> None:
+    if isinstance(event, TableStarted):
+        for seat in sorted(players):
+            derived.notifications.append(notify(game_id, "game_started", version, seat))
+    elif isinstance(event, GameCancelled):
+        for seat in sorted(players):
+            derived.notifications.append(notify(game_id, "game_cancelled", version, seat))
+    elif isinstance(event, SeatAbandoned | SeatResigned) and event.seat in players:
+        derived.notifications.append(notify(game_id, "seat_taken_by_bot", version, event.seat))
+    elif isinstance(event, TurnClocks):
+        derived.reminders += reminders_for(game_id, event, players)

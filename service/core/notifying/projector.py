@@ -1,0 +1,239 @@
+"""The notification projector: turns games' committed events into players' notifications.
+
+After a drain round commits, its games are marked (`NotifyMarks`); a projector step (each
+worker's notification thread) takes marked games, reads each game's events past its notified
+cursor (`game:{id}:notified`), derives the notifications (service.core.notifying.derive),
+appends each player's to their feed (idempotent by id), then moves the cursor, and only then
+forgets the mark, unless the game was marked again meanwhile. A crash anywhere repeats work,
+never loses it: the ids make the repeat a no-op. The sweeper marks any game it visits whose
+cursor lags its head (a worker killed between a commit and its mark).
+
+Never on the command path: the drain only adds its round's games to the marks, one command.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+
+import structlog
+
+from contracts.notifications import Notification
+from service.adapters.notification_feed import (
+    GameFacts,
+    NotificationFeed,
+    NotifiedCursors,
+    NotifyMarks,
+    Reminders,
+    encode_notification,
+)
+from service.adapters.store.players import PLAYER_SEAT_PREFIX
+from service.adapters.store.ports import EventLog
+from service.adapters.store.side import Seats
+from service.adapters.webhooks import WebhookStore
+from service.core.codec import codec_for
+from service.core.notifying.derive import derive, notify
+from service.core.pipeline.session import GameSession, SessionCache
+
+log = structlog.get_logger("skald.notify")
+
+
+@dataclass
+class ProjectReport:
+    """What one projector step did."""
+
+    games: int = 0
+    notifications: int = 0
+    reminders_sent: int = 0
+
+
+class NotificationProjector:
+    """Derives, stores and announces players' notifications from games' events."""
+
+    def __init__(
+        self,
+        store: EventLog,
+        seats: Seats,
+        feed: NotificationFeed,
+        cursors: NotifiedCursors,
+        marks: NotifyMarks,
+        reminders: Reminders,
+        facts: GameFacts,
+        cache: SessionCache,
+        webhooks: WebhookStore | None = None,
+    ) -> None:
+        self.webhooks = webhooks  # where notifications wait for the webhook dispatcher
+        self._endpoints_checked = 0.0
+        self._endpoints_exist = False
+        self.store = store
+        self.seats = seats
+        self.feed = feed
+        self.cursors = cursors
+        self.marks = marks
+        self.reminders = reminders
+        self.facts = facts
+        self.cache = cache
+
+    async def step(self, limit: int = 64) -> ProjectReport:
+        """Project up to `limit` marked games, then send the reminders due."""
+        report = ProjectReport()
+        for game_id, mark in await self.marks.marked(limit):
+            try:
+                report.notifications += await self.project(game_id)
+            except Exception:  # one damaged game must not hold the others up
+                log.exception("notify_project_failed", game_id=game_id)
+                continue
+            await self.marks.settle(game_id, mark)
+            report.games += 1
+        report.reminders_sent = await self.send_reminders(limit)
+        return report
+
+    async def project(self, game_id: str) -> int:
+        """Turn the game's events past its cursor into notifications; how many were new."""
+        notified = await self.cursors.get(game_id)
+        head = await self.store.head(game_id)
+        if head is None:
+            return 0  # gone (archived, or never was): nothing left to tell
+        players = await self.players(game_id)
+        added = 0
+        if not players:  # a guest's game: nobody to tell, nothing to fold
+            if head.version > notified:
+                await self.cursors.set(game_id, head.version)
+            return 0
+        if head.version > notified:
+            session = self.cache.take(game_id)
+            if session is None or session.version != notified:
+                session = await self.session_at(game_id, notified)
+            if session is None:
+                await self.cursors.set(game_id, head.version)
+                return 0
+            events = await self.store.read(game_id, after=notified)
+            derived = derive(session, events, set(players))
+            added += await self.deliver(players, derived.notifications)
+            await self.reminders.add(derived.reminders)
+            await self.cursors.set(game_id, session.version)
+            self.cache.put(session)
+        if head.finished:
+            rematch = await self.facts.rematch_of(game_id)
+            if rematch:
+                offers = [
+                    notify(game_id, "rematch_offered", head.version, seat, rematch_id=rematch)
+                    for seat in sorted(players)
+                ]
+                added += await self.deliver(players, offers)
+        return added
+
+    async def session_at(self, game_id: str, version: int) -> GameSession | None:
+        """The game folded up to `version`; None when this code cannot fold it."""
+        meta = await self.store.meta(game_id)
+        seed = await self.store.seed(game_id)
+        head = await self.store.head(game_id)
+        if meta is None or seed is None or head is None:
+            return None
+        session = GameSession.start(game_id, meta, codec_for(meta.game), seed, head)
+        if not session.rules_supported:
+            return None
+        if version > 0:
+            session.fold(await self.store.read(game_id, after=0, limit=version))
+        return session
+
+    async def players(self, game_id: str) -> dict[int, str]:
+        """The game's seats held by players: seat -> player id."""
+        held = await self.seats.token_hashes(game_id)
+        return {
+            seat: value[len(PLAYER_SEAT_PREFIX) :].decode()
+            for seat, value in held.items()
+            if value.startswith(PLAYER_SEAT_PREFIX)
+        }
+
+    async def deliver(self, players: dict[int, str], notifications: list[Notification]) -> int:
+        """Append each notification to its seat's player's feed; how many were new."""
+        by_player: dict[str, list[Notification]] = defaultdict(list)
+        for notification in notifications:
+            player = players.get(notification.seat)
+            if player is not None:
+                by_player[player].append(notification)
+        if by_player and await self._webhooks_on():
+            await self._queue_webhooks(by_player)
+        added = 0
+        for player, theirs in by_player.items():
+            added += await self.feed.append(player, theirs)
+        return added
+
+    async def _webhooks_on(self) -> bool:
+        """Whether any webhook endpoint is registered (checked at most once a second)."""
+        if self.webhooks is None:
+            return False
+        now = time.monotonic()
+        if now - self._endpoints_checked > 1.0:
+            self._endpoints_exist = await self.webhooks.any_endpoint()
+            self._endpoints_checked = now
+        return self._endpoints_exist
+
+    async def _queue_webhooks(self, by_player: dict[str, list[Notification]]) -> None:
+        """Queue for delivery those not in the feeds yet, before they are added to them: a
+        crash in between delivers them twice (same ids), never not at all. Two round trips
+        for all the players."""
+        assert self.webhooks is not None
+        lacking = await self.feed.missing_many(
+            {player: [n.id for n in theirs] for player, theirs in by_player.items()}
+        )
+        new = [
+            (player, n.kind, encode_notification(n))
+            for player, theirs in by_player.items()
+            for n, missing in zip(theirs, lacking[player], strict=True)
+            if missing
+        ]
+        await self.webhooks.enqueue_many(new)
+
+    async def send_reminders(self, limit: int, now_ms: int | None = None) -> int:
+        """Send the deadline reminders due (at `now_ms`, by default the Redis clock's now)
+        whose deadline is still pending."""
+        now = await self.reminders.now_ms() if now_ms is None else now_ms
+        sent = 0
+        for reminder in await self.reminders.due(now, limit):
+            if await self.facts.deadline_pending(reminder.game_id, reminder.seat, reminder.since):
+                players = await self.players(reminder.game_id)
+                reminded = notify(
+                    reminder.game_id,
+                    "deadline_1h" if reminder.kind == "deadline_1h" else "deadline_5m",
+                    reminder.since,
+                    reminder.seat,
+                    deadline_ms=reminder.deadline_ms,
+                )
+                sent += await self.deliver(players, [reminded])
+            await self.reminders.remove(reminder)
+        return sent
+
+    async def catch_up(self, game_id: str) -> bool:
+        """Mark the game if its notified cursor lags its head (the sweeper's check); whether
+        it did."""
+        head = await self.store.head(game_id)
+        if head is None or head.version <= await self.cursors.get(game_id):
+            return False
+        await self.marks.mark([game_id])
+        return True
+
+    async def rebuild(self, game_ids: list[str]) -> int:
+        """Rebuild from their events the feeds of every player of these games (every game
+        of theirs should be among them): the feeds are cleared, each game projected from
+        version 0. Deadline reminders are not re-sent. How many notifications were written."""
+        webhooks, self.webhooks = self.webhooks, None  # a rebuild delivers nothing again
+        try:
+            return await self._rebuild(game_ids)
+        finally:
+            self.webhooks = webhooks
+
+    async def _rebuild(self, game_ids: list[str]) -> int:
+        players: set[str] = set()
+        for game_id in game_ids:
+            players.update((await self.players(game_id)).values())
+        for player_id in players:
+            await self.feed.clear(player_id)
+        written = 0
+        for game_id in game_ids:
+            self.cache.take(game_id)
+            await self.cursors.set(game_id, 0)
+            written += await self.project(game_id)
+        return written

@@ -1,0 +1,136 @@
+"""A player's notifications: pages of their feed, and a live stream of it across all games.
+
+The feed is written by the notification projector in the workers
+(service.core.notifying.projector); this side only reads it, and wakes on the player's
+channel when it grows. Cursors are the feed's entry ids (`<ms>-<n>`), "0" before the first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import secrets
+from collections.abc import AsyncGenerator
+
+from contracts.notifications import FeedEntry, NotificationPage
+from service.adapters.notification_feed import (
+    NotificationFeed,
+    PlayerStreamTickets,
+    Presence,
+    feed_channel,
+)
+from service.adapters.notifications import Notifier
+from service.facade.checks import MAX_TOKEN_LENGTH, redis_guarded
+from service.shared.errors import InvalidInput, RateLimited, Unauthorized
+from service.shared.settings import Settings
+
+CURSOR = re.compile(r"^(0|\d{1,20}-\d{1,20})$")
+MAX_NOTIFICATIONS_PAGE = 200
+
+
+def checked_cursor(cursor: str, name: str = "after") -> str:
+    """A feed cursor as given, or InvalidInput naming what is wrong with it."""
+    if CURSOR.fullmatch(cursor) is None:
+        raise InvalidInput(
+            "notifications.bad_cursor",
+            f"{name} must be a cursor this feed gave (`<ms>-<n>`), or 0 for the oldest",
+            status=400,
+        )
+    return cursor
+
+
+class NotificationSide:
+    """Reads of players' notification feeds."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        feed: NotificationFeed,
+        notifier: Notifier,
+        tickets: PlayerStreamTickets,
+        presence: Presence,
+    ) -> None:
+        self.presence = presence  # open streams quiet "your turn" webhooks
+        self.settings = settings
+        self.feed = feed
+        self.notifier = notifier
+        self.tickets = tickets
+        self._streams: dict[str, int] = {}
+
+    @redis_guarded
+    async def page(self, player_id: str, after: str, limit: int) -> NotificationPage:
+        """Up to `limit` of the player's notifications after `after`, oldest first."""
+        checked_cursor(after)
+        if not 1 <= limit <= MAX_NOTIFICATIONS_PAGE:
+            raise InvalidInput(
+                "notifications.bad_limit", f"limit is 1 to {MAX_NOTIFICATIONS_PAGE}", status=400
+            )
+        entries = await self.feed.page(player_id, after, limit)
+        return NotificationPage(
+            notifications=entries, next=entries[-1].cursor if entries else after
+        )
+
+    @redis_guarded
+    async def latest(self, player_id: str) -> str:
+        """The cursor of the player's newest notification ("0" for none)."""
+        return await self.feed.latest_cursor(player_id)
+
+    @redis_guarded
+    async def stream_ticket(self, player_id: str) -> str:
+        """A single-use ticket opening the player's notification stream."""
+        return await self.tickets.issue(player_id, self.settings.stream_ticket_ttl_s)
+
+    @redis_guarded
+    async def redeem_ticket(self, ticket: str) -> str:
+        """The player a notification stream ticket was issued to, consuming it."""
+        found = None
+        if 0 < len(ticket) <= MAX_TOKEN_LENGTH:
+            found = await self.tickets.redeem(ticket)
+        if found is None:
+            raise Unauthorized(
+                "ticket.invalid",
+                "this stream ticket is unknown, used or expired: ask for a new one "
+                "(POST /v1/players/me/notifications/stream-tickets with the player token)",
+            )
+        return found
+
+    def streams_open(self, player_id: str) -> int:
+        """How many notification streams of the player this process serves."""
+        return self._streams.get(player_id, 0)
+
+    async def follow(self, player_id: str, after: str) -> AsyncGenerator[list[FeedEntry], None]:
+        """The player's notifications after `after` as they arrive, a batch at a time (an
+        empty batch first, once subscribed). RateLimited past `sse_per_game` streams."""
+        if self._streams.get(player_id, 0) >= self.settings.sse_per_game:
+            raise RateLimited(
+                "stream.too_many",
+                f"at most {self.settings.sse_per_game} notification streams per player",
+                retry_after=5.0,
+            )
+        self._streams[player_id] = self._streams.get(player_id, 0) + 1
+        stream_id = secrets.token_hex(8)
+        ttl_ms = int(self.settings.sse_heartbeat_s * 2000) + 1000
+        try:
+            channel = feed_channel(self.settings.key_prefix, player_id)
+            async with self.notifier.listen_channel(channel) as wakes:
+                await redis_guarded(self.presence.renew)(player_id, stream_id, ttl_ms)
+                yield []
+                while True:
+                    while True:  # everything after the cursor, a page at a time
+                        entries = await redis_guarded(self.feed.page)(player_id, after, 100)
+                        if not entries:
+                            break
+                        after = entries[-1].cursor
+                        yield entries
+                    # Wake on news, or renew the stream's presence before it lapses.
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(ttl_ms / 2000):
+                            await wakes.get()
+                    await redis_guarded(self.presence.renew)(player_id, stream_id, ttl_ms)
+        finally:
+            with contextlib.suppress(Exception):
+                await self.presence.leave(player_id, stream_id)
+            self._streams[player_id] -= 1
+            if not self._streams[player_id]:
+                del self._streams[player_id]

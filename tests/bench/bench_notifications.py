@@ -1,0 +1,225 @@
+"""Notification and webhook figures, over real HTTP against `skald serve` on the real Redis.
+
+    .venv/bin/python -m tests.bench.bench_notifications [--quick]
+
+Players' race games (two players each, whose tokens open their seats) are flooded with the
+same seeded commands twice, each time on a fresh `skald serve` (API, workers with their
+notification projector, the webhook dispatcher):
+- `e2e_players_per_s`: no webhook endpoint registered;
+- `e2e_webhooks_per_s`: one endpoint that receives every player's notifications (as one
+  endpoint per player would, all together), a loopback receiver in a process of its own
+  (standing for a remote push gateway: it does not verify signatures here, the tests do);
+- `webhooks_vs_none`: their ratio (target: at least 0.9);
+- `notifications_delivered_per_s`: distinct notifications the receiver accepted after the
+  flood started, over the time from its start until the last one arrived (every notification
+  in the players' feeds must arrive: `notifications_lost` counts those that did not).
+
+The two kinds of run alternate (without, with, with, without) and the figures are means, so
+the drift of a shared machine weighs on both alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+import httpx
+from redis.asyncio import Redis
+
+from contracts.webhooks import Endpoint
+from service.adapters.webhooks import WebhookStore
+from service.core.notifying.signing import new_secret
+from tests.bench.live import live_skald
+from tests.bench.load import RACE_CONFIG, Table, flood, new_client, recorded_commands
+
+REDIS_URL_DEFAULT = "redis://127.0.0.1:6379/0"
+WARMUP = 2
+RECEIVER = (sys.executable, "-m", "tests.fakes.webhook_receiver")
+
+
+@dataclass(frozen=True)
+class NotifyLoad:
+    games: int
+    commands_per_game: int
+    workers: int = 2
+
+
+QUICK_NOTIFY = NotifyLoad(60, 12)
+FULL_NOTIFY = NotifyLoad(200, 25)
+
+
+async def _json(http: aiohttp.ClientSession, method: str, path: str, **options: Any) -> Any:
+    async with http.request(method, path, **options) as reply:
+        content = await reply.read()
+        if reply.status >= 300:
+            raise RuntimeError(f"{method} {path}: {reply.status} {content[:300]!r}")
+        return json.loads(content) if content else None
+
+
+async def player_tables(http: aiohttp.ClientSession, count: int) -> list[Table]:
+    """`count` race games created and joined by two players each, started."""
+    gate = asyncio.Semaphore(16)
+
+    async def one(n: int) -> Table:
+        async with gate:
+            tokens = [
+                (await _json(http, "POST", "/players", json={"name": f"p{n}-{s}"}))["token"]
+                for s in range(2)
+            ]
+            auth = [{"authorization": f"Bearer {t}"} for t in tokens]
+            body = {"game": "race", "config": RACE_CONFIG}
+            game_id = (await _json(http, "POST", "/games", json=body, headers=auth[0]))["game_id"]
+            for seat in range(2):
+                path = f"/games/{game_id}/seats"
+                await _json(http, "POST", path, json={"seat": seat}, headers=auth[seat])
+            while True:  # the start is queued when the last seat is taken
+                turn = await _json(http, "GET", f"/games/{game_id}/turn")
+                if turn["phase"] == "started" and turn["to_act"]:
+                    return Table(game_id, tokens, turn["to_act"][0])
+                await asyncio.sleep(0.05)
+
+    return list(await asyncio.gather(*(one(n) for n in range(count))))
+
+
+async def flood_players(
+    url: str, load: NotifyLoad, seed: int, on_start: Callable[[], None] = lambda: None
+) -> tuple[float, float]:
+    """(commands per second, when the timed flood started) over players' games; `on_start`
+    is called as the timed flood starts."""
+    async with new_client(url, load.games) as http:
+        tables = await player_tables(http, load.games)
+        count = WARMUP + load.commands_per_game
+        sequences = [recorded_commands(seed + n, count) for n in range(load.games)]
+        await flood(http, tables, [s[:WARMUP] for s in sequences], echo=False)
+        on_start()
+        started = time.monotonic()
+        seconds = await flood(http, tables, [s[WARMUP:] for s in sequences], echo=False)
+    return load.games * load.commands_per_game / seconds, started
+
+
+class ReceiverProcess:
+    """The loopback webhook receiver in a process of its own."""
+
+    def __init__(self, secret: str) -> None:
+        self.process = subprocess.Popen(
+            [*RECEIVER, "--secret", secret, "--no-verify"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        assert self.process.stdout is not None
+        self.url, self.count_url = self.process.stdout.readline().decode().split()
+
+    def cpu_s(self) -> float:
+        """CPU seconds the receiver process used so far (user + system)."""
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def counts(self) -> dict[str, int]:
+        counted: dict[str, int] = httpx.get(self.count_url, timeout=10).json()
+        return counted
+
+    def stop(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=10)
+
+
+async def feed_total(redis: Redis, prefix: str) -> int:
+    """How many notifications the players' feeds hold under `prefix`."""
+    total = 0
+    async for key in redis.scan_iter(match=f"{prefix}notify:{{*}}:ids", count=1000):
+        total += int(await redis.zcard(key))
+    return total
+
+
+async def notification_figures(redis_url: str, load: NotifyLoad) -> dict[str, float]:
+    """The e2e throughput over players' games without and with webhooks (interleaved:
+    without, with, with, without, so the machine's drift weighs on both alike), and the
+    notifications delivered."""
+    without: list[float] = []
+    with_hooks: list[float] = []
+    delivered: list[tuple[int, int, float]] = []  # (made, delivered in the flood, seconds)
+    for round_ in ("none", "hooks", "hooks", "none"):
+        if round_ == "none":
+            with live_skald(redis_url, load.workers, 64) as skald:
+                without.append((await flood_players(skald.url, load, seed=5))[0])
+        else:
+            rate, made = await _with_webhooks(redis_url, load)
+            with_hooks.append(rate)
+            delivered.append(made)
+    made = sum(d[0] for d in delivered)
+    arrived = sum(d[1] for d in delivered)
+    seconds = sum(d[2] for d in delivered)
+    return {
+        "e2e_players_per_s": sum(without) / len(without),
+        "e2e_webhooks_per_s": sum(with_hooks) / len(with_hooks),
+        "webhooks_vs_none": sum(with_hooks) / sum(without),
+        "notifications_made": float(made),
+        "notifications_lost": float(made - sum(d[3] for d in delivered)),
+        "notifications_delivered_per_s": arrived / seconds,
+        # Cores the loopback receiver (a remote gateway's stand-in) took during the floods.
+        "receiver_cores": sum(d[4] for d in delivered) / len(delivered),
+    }
+
+
+async def _with_webhooks(redis_url: str, load: NotifyLoad) -> tuple[float, tuple[Any, ...]]:
+    """One flood with an endpoint registered: its rate, and (notifications made, delivered
+    after the flood started, seconds until the last arrived, delivered in all)."""
+    secret = new_secret()
+    receiver = ReceiverProcess(secret)
+    try:
+        with live_skald(redis_url, load.workers, 64) as skald:
+            redis = Redis.from_url(redis_url)
+            store = WebhookStore(redis, skald.settings.key_prefix)
+            endpoint = Endpoint("ep_bench", receiver.url, [], secret, int(time.time() * 1000))
+            await store.add_endpoint(endpoint)
+            await asyncio.sleep(1.5)  # the projector sees the endpoint (checked once a second)
+            at_start: list[int] = []
+
+            def count_at_start() -> None:
+                at_start.append(receiver.counts()["notifications"])
+                cpu_at_start.append(receiver.cpu_s())
+
+            cpu_at_start: list[float] = []
+
+            rate, started = await flood_players(skald.url, load, 5, count_at_start)
+            flood_s = time.monotonic() - started
+            receiver_share = (receiver.cpu_s() - cpu_at_start[0]) / flood_s
+            # Every notification in the players' feeds must reach the receiver.
+            made = await feed_total(redis, skald.settings.key_prefix)
+            deadline = time.monotonic() + 120
+            arrived = receiver.counts()["notifications"]
+            while arrived < made and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+                arrived = receiver.counts()["notifications"]
+                if arrived >= made:  # the last ones may still have been projected: recount
+                    made = await feed_total(redis, skald.settings.key_prefix)
+            seconds = time.monotonic() - started
+            await redis.aclose()
+    finally:
+        receiver.stop()
+    return rate, (made, arrived - at_start[0], seconds, arrived, receiver_share)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--redis-url", default=REDIS_URL_DEFAULT)
+    args = parser.parse_args()
+    load = QUICK_NOTIFY if args.quick else FULL_NOTIFY
+    figures = asyncio.run(notification_figures(args.redis_url, load))
+    print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""The webhook dispatcher process: delivers players' notifications to the registered
+endpoints (service.core.notifying.dispatch) until SIGTERM or SIGINT.
+
+`python -m workers.dispatcher` (what `skald dispatcher` runs, and `skald serve` starts beside
+the workers) reads its settings from SKALD_* variables. Several may run: each takes its own
+share of the work; one killed leaves its deliveries to be taken again once their attempt's
+time is up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import socket
+import sys
+
+import httpx
+import structlog
+
+from service import bootstrap
+from service.shared.settings import Settings
+
+log = structlog.get_logger("skald.webhooks")
+IDLE_BLOCK_MS = 200  # how long an idle dispatcher waits on the inbox before looking again
+
+
+async def serve(settings: Settings, stop: asyncio.Event) -> None:
+    """Dispatch until `stop` is set; Redis outages are waited out."""
+    from redis.asyncio import Redis
+
+    redis = Redis.from_url(settings.redis_url)
+    consumer = f"{socket.gethostname()}-{os.getpid()}"
+    limits = httpx.Limits(max_connections=256, max_keepalive_connections=64)
+    async with httpx.AsyncClient(limits=limits, follow_redirects=False) as client:
+        dispatcher = bootstrap.dispatcher(settings, redis, client, consumer)
+        ready = False
+        while not stop.is_set():
+            try:
+                if not ready:
+                    await dispatcher.store.ensure_group()
+                    ready = True
+                report = await dispatcher.step(block_ms=IDLE_BLOCK_MS)
+                if report.delivered or report.failed:
+                    log.info("webhooks_step", **vars(report))
+            except Exception as exc:  # Redis away: wait, then go on
+                log.warning("webhooks_step_failed", error=repr(exc))
+                ready = False
+                await asyncio.sleep(0.5)
+    await redis.aclose()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of `python -m workers.dispatcher`."""
+    parser = argparse.ArgumentParser(prog="workers.dispatcher", description=__doc__.split("\n")[0])
+    parser.add_argument("--log-level", default="INFO")
+    parser.parse_args(argv)
+    settings = Settings.from_env()
+    if not settings.redis_url:
+        print("workers.dispatcher: set SKALD_REDIS_URL", file=sys.stderr)
+        return 2
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        await serve(settings, stop)
+
+    asyncio.run(run())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
