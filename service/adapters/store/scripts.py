@@ -37,6 +37,7 @@ class Scripts:
         self.join = self._register(redis, "join")
         self.write_views = self._register(redis, "write_views")
         self.forget_pending = self._register(redis, "forget_pending")
+        self.mark_pending = self._register(redis, "mark_pending")
 
     @staticmethod
     def _register(redis: Redis, name: str) -> AsyncScript:

@@ -4,10 +4,13 @@
 -- this game ready or leaves a free slot that this submit claims. The game is also marked in
 -- the sweeper's pending index, in the same step: the sweeper never sees a command unmarked.
 -- KEYS: meta, commands, inbox, rate (this seat's counter), ready, runners, pending
+--   On a Redis Cluster only the first four (the game's slot): the caller marks the game
+--   pending before and wakes it after (wake.lua), and the sweeper closes the gap between.
 -- ARGV: command_id, seat, request_id, body, runner_job_id, rate_limit, rate_window_ms,
 --       game_id, max_runners, runner_ttl_ms
--- Returns {'nogame'} | {'duplicate', stored} | {'throttled', retry_ms} | {'accepted', id, 0|1}
--- (1: the caller must enqueue the runner job `runner_job_id`, whose slot is now taken).
+-- Returns {'nogame'} | {'duplicate', stored} | {'throttled', retry_ms} | {'accepted', id, 0|1|2}
+-- (1: the caller must enqueue the runner job `runner_job_id`, whose slot is now taken;
+-- 2: on a cluster, the caller must wake the game).
 if redis.call('EXISTS', KEYS[1]) == 0 then
     return {'nogame'}
 end
@@ -28,6 +31,9 @@ end
 local id = redis.call('XADD', KEYS[3], '*', 's', ARGV[2], 'c', ARGV[1], 'r', ARGV[3], 'b', ARGV[4])
 -- While queued, a command's record is its inbox id; the worker replaces it with the outcome.
 redis.call('HSET', KEYS[2], ARGV[1], id)
+if #KEYS == 4 then
+    return {'accepted', id, 2}
+end
 local now = redis.call('TIME')
 local now_ms = now[1] * 1000 + math.floor(now[2] / 1000)
 redis.call('ZADD', KEYS[7], now_ms, ARGV[8])
