@@ -170,6 +170,7 @@ class Notifier:
 
     async def _subscribe(self, channel: str) -> None:
         if self._sharded:
+            await self._redis.initialize()  # the slot map (once; a no-op afterwards)
             await self._pubsub.ssubscribe(channel)
         else:
             await self._pubsub.subscribe(channel)

@@ -167,14 +167,15 @@ class LocalCluster:
         return masters
 
     def wait_replicated(self) -> None:
-        """Wait until every master has a replica whose link is up (failover possible)."""
+        """Wait until every master has a replica in sync with it (failover possible)."""
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
             linked = []
             for port in self.masters():
                 client = redis.Redis(port=port, socket_timeout=2)
                 try:
-                    linked.append(int(client.info("replication")["connected_slaves"]) > 0)
+                    replica = client.info("replication").get("slave0")
+                    linked.append(isinstance(replica, dict) and replica.get("state") == "online")
                 finally:
                     client.close()
             if all(linked):

@@ -65,7 +65,7 @@ class ReplicaWait:
         self, client: Redis, script: AsyncScript, keys: Sequence[Any], args: Sequence[Any]
     ) -> tuple[Any, Any]:
         async with client.pipeline(transaction=False) as pipe:
-            pipe.evalsha(script.sha, len(keys), *keys, *args)
+            pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
             pipe.execute_command("WAIT", self.replicas, self.timeout_ms)
             reply, acked = await pipe.execute(raise_on_error=False)
         for item in (reply, acked):
