@@ -6,6 +6,7 @@ on this loop, so connections and cached game states survive from one job to the 
 from __future__ import annotations
 
 import asyncio
+import time
 
 from service import bootstrap
 from service.core.pipeline.deadlines import DeadlineReport, fire_due
@@ -30,13 +31,18 @@ class WorkerRuntime:
         self.scheduler = graph.scheduler
         self.drainer = graph.drainer
         self.drain_runner = graph.runner
+        self._next_stranded_scan = 0.0
 
     def run_drains(self, job_id: str) -> RunnerReport:
         """Be the drain runner `job_id`: drain ready games until none is left or time is up."""
         return self.runner.run(self.drain_runner.run(job_id))
 
     def sweep(self) -> SweepReport:
-        """Wake games whose runner was lost."""
+        """Wake games whose runner was lost (on a cluster, now and then also those a submit
+        left in no index: marked pending, they are woken by the next sweeps)."""
+        if self.store.cluster and time.monotonic() >= self._next_stranded_scan:
+            self._next_stranded_scan = time.monotonic() + self.settings.stranded_scan_s
+            self.runner.run(self._mark_stranded())
         return self.runner.run(
             sweep(
                 self.store,
@@ -45,6 +51,10 @@ class WorkerRuntime:
                 grace_ms=int(self.settings.sweep_grace_s * 1000),
             )
         )
+
+    async def _mark_stranded(self) -> None:
+        for game_id in await self.store.stranded_games():
+            await self.pending.mark(game_id)
 
     def fire_deadlines(self) -> DeadlineReport:
         """Queue a timeout for every turn deadline passed."""

@@ -32,6 +32,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # script; 0: do not wait), else 503 and the client sends it again. docs/reliability.md.
     wait_replicas: int = 0
     wait_timeout_ms: int = 1000
+    # On a cluster each worker's sweeper also scans every game this often for commands left
+    # past their cursor in no index (a submit stopped between its two steps).
+    stranded_scan_s: float = 30.0
     # The RQ queue may live on its own Redis (RQ does not support Redis Cluster); empty means
     # the same server as `redis_url`.
     queue_url: str = ""

@@ -66,35 +66,7 @@ class LocalCluster:
             raise RuntimeError("redis-server and redis-cli must be on the PATH")
         self.ports = free_ports(nodes)
         for port in self.ports:
-            directory = self.root / str(port)
-            directory.mkdir(parents=True, exist_ok=True)
-            self.processes[port] = subprocess.Popen(
-                [
-                    "redis-server",
-                    "--port",
-                    str(port),
-                    "--bind",
-                    "127.0.0.1",
-                    "--cluster-enabled",
-                    "yes",
-                    "--cluster-config-file",
-                    "nodes.conf",
-                    "--cluster-node-timeout",
-                    str(self.node_timeout_ms),
-                    "--appendonly",
-                    "yes",
-                    "--appendfsync",
-                    "everysec",
-                    "--save",
-                    "",
-                    "--dir",
-                    str(directory),
-                    "--logfile",
-                    "redis.log",
-                ],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
+            self._spawn(port)
         for port in self.ports:
             self._wait_ping(port)
         addresses = [f"127.0.0.1:{port}" for port in self.ports]
@@ -116,6 +88,35 @@ class LocalCluster:
         self.wait_healthy()
         self.wait_replicated()
         return self
+
+    def _spawn(self, port: int) -> None:
+        directory = self.root / str(port)
+        directory.mkdir(parents=True, exist_ok=True)
+        self.processes[port] = subprocess.Popen(
+            [
+                "redis-server",
+                "--port", str(port),
+                "--bind", "127.0.0.1",
+                "--cluster-enabled", "yes",
+                "--cluster-config-file", "nodes.conf",
+                "--cluster-node-timeout", str(self.node_timeout_ms),
+                "--appendonly", "yes",
+                "--appendfsync", "everysec",
+                "--save", "",
+                "--dir", str(directory),
+                "--logfile", "redis.log",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+
+    def restart(self, port: int) -> None:
+        """Start a killed node again on its data: it rejoins as a replica of the master that
+        took its slots. Returns once every master has a replica in sync again."""
+        self._spawn(port)
+        self._wait_ping(port)
+        self.wait_healthy()
+        self.wait_replicated()
 
     def _wait_ping(self, port: int) -> None:
         deadline = time.monotonic() + START_TIMEOUT_S

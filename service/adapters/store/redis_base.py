@@ -9,6 +9,8 @@ from service.adapters.redis_clients import is_cluster
 from service.adapters.store.keys import (
     GameKeys,
     drain_prefix,
+    game_id_of_key,
+    game_key_pattern,
     pending_key,
     ready_key,
     runners_key,
@@ -45,11 +47,46 @@ class RedisGames:
         """The keys of one game."""
         return GameKeys(self.prefix, game_id)
 
-    async def wake_game(self, game_id: str, runner_job_id: str, max_runners: int) -> bool:
-        """Mark the game ready (keeping its place); claim a runner slot for `runner_job_id`
-        (True) if fewer than `max_runners` are alive (0: only mark it)."""
+    async def wake_game(
+        self, game_id: str, runner_job_id: str, max_runners: int, pending: bool = False
+    ) -> bool:
+        """Mark the game ready (keeping its place), and pending too if asked; claim a runner
+        slot for `runner_job_id` (True) if fewer than `max_runners` are alive (0: only mark)."""
+        keys = [self.ready_key, self.runners_key]
+        if pending:
+            keys.append(self.pending_key)
         claimed = await self.scripts.wake(
-            keys=[self.ready_key, self.runners_key],
+            keys=keys,
             args=[game_id, runner_job_id, max_runners, self.runners.slot_ttl_ms],
         )
         return bool(claimed)
+
+    async def stranded_games(self) -> list[str]:
+        """Games with commands past their inbox cursor (a SCAN over every game's meta): on a
+        Redis Cluster a submit that stopped between its script and its wake leaves its game
+        in no index, and only this finds it. In play or not, each is then marked pending."""
+        pattern = game_key_pattern(self.prefix)[: -len("*")] + "meta"
+        ids = []
+        async for key in self.redis.scan_iter(match=pattern, count=1000):
+            game_id = game_id_of_key(self.prefix, key.decode() if isinstance(key, bytes) else key)
+            if game_id is not None:
+                ids.append(game_id)
+        stranded = []
+        for start in range(0, len(ids), 500):
+            batch = ids[start : start + 500]
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for game_id in batch:
+                    pipe.hget(self.keys(game_id).meta, "cur")
+                    pipe.xrevrange(self.keys(game_id).inbox, count=1)
+                replies = await pipe.execute()
+            for n, game_id in enumerate(batch):
+                cursor, last = replies[2 * n], replies[2 * n + 1]
+                if last and _stream_id(last[0][0]) > _stream_id(cursor or b"0-0"):
+                    stranded.append(game_id)
+        return stranded
+
+
+def _stream_id(raw: bytes | str) -> tuple[int, int]:
+    text = raw.decode() if isinstance(raw, bytes) else raw
+    ms, _, seq = text.partition("-")
+    return int(ms), int(seq or 0)

@@ -129,11 +129,7 @@ class RedisEventLog(RedisGames):
         """Append to the inbox and mark the game ready; claim a runner slot if one is free."""
         keys = self.keys(game_id)
         script_keys = [keys.meta, keys.commands, keys.inbox, keys.rate(command.seat)]
-        if self.cluster:  # the game's slot only: pending marked first, the wake after (keys.py)
-            await self.replica_wait.run(
-                self.redis, self.scripts.mark_pending, [self.pending_key], [game_id]
-            )
-        else:
+        if not self.cluster:  # on a cluster the game's slot only, then the wake (keys.py)
             script_keys += [self.ready_key, self.runners_key, self.pending_key]
         reply = await self.replica_wait.run(
             self.redis,
@@ -154,7 +150,9 @@ class RedisEventLog(RedisGames):
         )
         kind = reply[0]
         if kind == b"accepted" and int(reply[2]) == 2:  # on a cluster: now mark it ready
-            woken = await self.wake_game(game_id, runner_job_id, self.runners.max_runners)
+            woken = await self.wake_game(
+                game_id, runner_job_id, self.runners.max_runners, pending=True
+            )
             return Accepted(text(reply[1]), woken)
         if kind == b"nogame":
             await self.absent(game_id)

@@ -199,6 +199,10 @@ class PendingIndex:
         )
         return [(game_id.decode(), int(score)) for game_id, score in rows]
 
+    async def mark(self, game_id: str) -> None:
+        """Mark a game now (on the Redis clock), for the sweeper to visit."""
+        await self.scripts.mark_pending(keys=[self.key], args=[game_id])
+
     async def forget(self, game_id: str, mark: int) -> None:
         """Drop a game from the index unless it was marked again since `mark`."""
         await self.scripts.forget_pending(keys=[self.key], args=[game_id, mark])

@@ -4,8 +4,8 @@
 -- this game ready or leaves a free slot that this submit claims. The game is also marked in
 -- the sweeper's pending index, in the same step: the sweeper never sees a command unmarked.
 -- KEYS: meta, commands, inbox, rate (this seat's counter), ready, runners, pending
---   On a Redis Cluster only the first four (the game's slot): the caller marks the game
---   pending before and wakes it after (wake.lua), and the sweeper closes the gap between.
+--   On a Redis Cluster only the first four (the game's slot): the caller then marks the game
+--   pending and ready (wake.lua); the sweeper's scan for stranded inboxes closes the gap.
 -- ARGV: command_id, seat, request_id, body, runner_job_id, rate_limit, rate_window_ms,
 --       game_id, max_runners, runner_ttl_ms
 -- Returns {'nogame'} | {'duplicate', stored} | {'throttled', retry_ms} | {'accepted', id, 0|1|2}
