@@ -75,7 +75,9 @@ async def turn_p99_ms(http: httpx.AsyncClient, game_ids: list[str]) -> float:
     return times[int(len(times) * 0.99) - 1] * 1000
 
 
-async def connection_figures(streams: int = 10_000, games: int = 200) -> dict[str, float]:
+async def connection_figures(
+    streams: int = 10_000, games: int = 200, redis_url: str = REDIS_URL
+) -> dict[str, float]:
     """Memory per idle stream and /turn p99 with them open (see the module's doc)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = streams + 1024
@@ -86,7 +88,7 @@ async def connection_figures(streams: int = 10_000, games: int = 200) -> dict[st
     port = free_port()
     env = dict(os.environ)
     env.update(
-        SKALD_REDIS_URL=REDIS_URL,
+        SKALD_REDIS_URL=redis_url,
         SKALD_KEY_PREFIX=prefix,
         SKALD_QUEUE_NAME=f"bench-conn-{run}",
         SKALD_PLUGINS="tests.fakes.race",
@@ -117,7 +119,7 @@ async def connection_figures(streams: int = 10_000, games: int = 200) -> dict[st
                         for _ in range(games)]  # fmt: skip
             figures["turn_p99_ms_idle"] = await turn_p99_ms(http, game_ids)
             before = rss_bytes(api.pid)
-            for start in range(0, streams, OPEN_AT_ONCE):
+            for start in range(0, streams, OPEN_AT_ONCE):  # a few at a time, as phones come
                 count = min(OPEN_AT_ONCE, streams - start)
                 writers += await asyncio.gather(
                     *(open_stream(port, game_ids[(start + n) % games]) for n in range(count))
@@ -140,7 +142,7 @@ async def connection_figures(streams: int = 10_000, games: int = 200) -> dict[st
         except subprocess.TimeoutExpired:
             api.kill()
             api.wait()
-        client = redis.Redis.from_url(REDIS_URL)
+        client = redis.Redis.from_url(redis_url)
         keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
         if keys:
             client.delete(*keys)
