@@ -2,8 +2,8 @@
 
 Redis replicates asynchronously: a master that dies right after answering can take the write
 with it, and its replica, promoted, never had it. With `SKALD_WAIT_REPLICAS=N` (N > 0) the
-scripts whose reply Skald acknowledges to a client (a command's submission, and on a cluster
-the pending mark before it) are followed by `WAIT N <SKALD_WAIT_TIMEOUT_MS>` on the same
+script whose reply Skald acknowledges to a client (a command's submission) is followed by
+`WAIT N <SKALD_WAIT_TIMEOUT_MS>` on the same
 connection, so the reply is only used once N replicas have the write. Fewer replicas in time
 raise `NotReplicated`, an outage (503): the client sends the command again, with the same id,
 and the duplicate is acknowledged once it is replicated. docs/reliability.md has the figures.
