@@ -161,6 +161,10 @@ class RedisEventLog(RedisGames):
         if kind == b"accepted":
             return Accepted(text(reply[1]), bool(int(reply[2])))
         record = await self._record(game_id, reply[1])
+        if self.cluster and record.status == "queued":
+            # A retry of a submit that may have stopped before its wake: mark the game again
+            # (a live runner takes it, else the sweeper wakes it; no slot claimed here).
+            await self.wake_game(game_id, runner_job_id, 0, pending=True)
         received = await self.received(game_id, record.inbox_id)
         assert received is not None, "a known command is always in the inbox"
         return Duplicate(received, record)

@@ -11,7 +11,7 @@ import pytest
 import redis
 
 from service.adapters.redis_clients import event_redis
-from service.adapters.store.records import Accepted, TurnRequest
+from service.adapters.store.records import Accepted, Duplicate, TurnRequest
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.replica_wait import NotReplicated, ReplicaWait
 from service.adapters.store.side import PendingIndex
@@ -108,3 +108,19 @@ def _replica_of(cluster: LocalCluster, master_port: int) -> int:
     finally:
         client.close()
     return int(info["slave0"]["port"])
+
+
+async def test_a_retried_submit_marks_its_game_again(store: RedisEventStore) -> None:
+    await create_game(store, "g1")
+    received = command("c1")
+    keys = store.keys("g1")
+    await store.scripts.submit(
+        keys=[keys.meta, keys.commands, keys.inbox, keys.rate(received.seat)],
+        args=[received.command_id, received.seat, "r", received.body, "job", 0, 1000, "g1", 4, 1],
+    )  # the API died before the wake; the client, unanswered, sends the command again
+
+    again = await store.submit("g1", received, "job-2", 0, 1000)
+
+    assert isinstance(again, Duplicate)
+    assert await store.redis.zscore(store.ready_key, "g1") is not None
+    assert await store.redis.zscore(store.pending_key, "g1") is not None
