@@ -65,6 +65,14 @@ class LocalCluster:
         if shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
             raise RuntimeError("redis-server and redis-cli must be on the PATH")
         self.ports = free_ports(nodes)
+        try:
+            self._join(replicas)
+        except BaseException:
+            self.stop()  # no node outlives a failed start
+            raise
+        return self
+
+    def _join(self, replicas: int) -> None:
         for port in self.ports:
             self._spawn(port)
         for port in self.ports:
@@ -87,7 +95,6 @@ class LocalCluster:
         )
         self.wait_healthy()
         self.wait_replicated()
-        return self
 
     def _spawn(self, port: int) -> None:
         directory = self.root / str(port)
