@@ -10,12 +10,14 @@ from collections.abc import AsyncIterator
 import pytest
 import redis
 
+from service import bootstrap
 from service.adapters.redis_clients import event_redis
 from service.adapters.store.records import Accepted, Duplicate, TurnRequest
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.replica_wait import NotReplicated, ReplicaWait
 from service.adapters.store.side import PendingIndex
 from service.core.pipeline.sweep import sweep
+from service.shared.settings import Settings
 from tests.cluster.local_cluster import LocalCluster
 from tests.fakes.scheduler import RecordingScheduler
 from tests.unit.service.store_contract import command, create_game, submit
@@ -123,4 +125,23 @@ async def test_a_retried_submit_marks_its_game_again(store: RedisEventStore) -> 
 
     assert isinstance(again, Duplicate)
     assert await store.redis.zscore(store.ready_key, "g1") is not None
+    assert await store.redis.zscore(store.pending_key, "g1") is not None
+
+
+async def test_a_quarantined_game_released_on_a_cluster_is_marked_for_its_waiting_commands(
+    store: RedisEventStore,
+) -> None:
+    await create_game(store, "g1")
+    accepted = await store.submit("g1", command("c1"), "job", 0, 1000)
+    assert isinstance(accepted, Accepted)
+    assert await store.take_ready("job") == ["g1"]  # taken, then the game is quarantined
+    settings = Settings(redis_url="redis://unused", redis_cluster=True, key_prefix=store.prefix)
+    history = bootstrap.history(store.redis, settings)
+
+    assert await history.quarantine("g1", "operator's check")
+    assert await store.head("g1") is None  # out of service
+    assert await history.release("g1")
+
+    assert await store.head("g1") is not None
+    assert await store.take_ready("job") == ["g1"]
     assert await store.redis.zscore(store.pending_key, "g1") is not None
