@@ -30,11 +30,13 @@ from service.adapters.notification_feed import (
 )
 from service.adapters.notifications import Notifier, Publisher
 from service.adapters.ratings.store import RatingsStore
+from service.adapters.redis_clients import event_redis
 from service.adapters.rq_scheduler import DrainScheduler, RQScheduler
 from service.adapters.store.deadlines import Deadlines
 from service.adapters.store.players import Players
 from service.adapters.store.records import RunnerLimits
 from service.adapters.store.redis_store import RedisEventStore
+from service.adapters.store.replica_wait import ReplicaWait
 from service.adapters.store.scripts import Scripts
 from service.adapters.store.side import KnownTokens, Lobby, PendingIndex, Seats, Views
 from service.adapters.store.tickets import StreamTickets
@@ -75,9 +77,25 @@ def runner_limits(settings: Settings) -> RunnerLimits:
     return RunnerLimits(settings.max_runners, int(settings.runner_slot_ttl_s * 1000))
 
 
+def event_client(settings: Settings) -> Redis:
+    """A client of the event data: one Redis, or a Redis Cluster with `redis_cluster`."""
+    if not settings.redis_url:
+        raise ValueError("no Redis configured: set SKALD_REDIS_URL")
+    if settings.redis_cluster and not settings.queue_url:
+        raise ValueError("on a Redis Cluster the RQ queue needs its own Redis: set SKALD_QUEUE_URL")
+    return event_redis(settings.redis_url, settings.redis_cluster, decode_responses=False)
+
+
+def replica_wait(settings: Settings) -> ReplicaWait:
+    """How many replicas must hold a command before it is acknowledged."""
+    return ReplicaWait(settings.wait_replicas, settings.wait_timeout_ms)
+
+
 def store(redis: Redis, settings: Settings, scripts: Scripts | None = None) -> RedisEventStore:
     """The event store on `redis`, under the settings' key prefix and runner limits."""
-    return RedisEventStore(redis, settings.key_prefix, scripts, runner_limits(settings))
+    return RedisEventStore(
+        redis, settings.key_prefix, scripts, runner_limits(settings), replica_wait(settings)
+    )
 
 
 def scheduler(queue_redis: SyncRedis, settings: Settings) -> RQScheduler:
@@ -184,10 +202,14 @@ async def connect(settings: Settings) -> Skald:
     if not settings.redis_url:
         raise ValueError("no Redis configured: set SKALD_REDIS_URL")
     load_plugins(settings)
+    if settings.redis_cluster:
+        cluster = event_client(settings)
+        queue_redis = SyncRedis.from_url(settings.queue_redis_url)
+        return skald(settings, cluster, scheduler(queue_redis, settings), queue_redis)
+    queue_redis = SyncRedis.from_url(settings.queue_redis_url)
     pool = BlockingConnectionPool.from_url(
         settings.redis_url, max_connections=API_REDIS_CONNECTIONS, timeout=API_REDIS_POOL_WAIT_S
     )
-    queue_redis = SyncRedis.from_url(settings.queue_redis_url)
     return skald(
         settings, Redis(connection_pool=pool), scheduler(queue_redis, settings), queue_redis
     )
@@ -234,7 +256,7 @@ def worker_graph(settings: Settings) -> WorkerGraph:
     """A worker's object graph (clients connect lazily, on the loop where jobs run)."""
     if not settings.redis_url:
         raise ValueError("no Redis configured: set SKALD_REDIS_URL")
-    redis = Redis.from_url(settings.redis_url, decode_responses=False)
+    redis = event_client(settings)
     queue_redis = SyncRedis.from_url(settings.queue_redis_url)
     events = store(redis, settings)
     drain_scheduler = scheduler(queue_redis, settings)

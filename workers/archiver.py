@@ -7,7 +7,6 @@ import os
 import threading
 
 import structlog
-from redis.asyncio import Redis
 
 from service import bootstrap
 from service.shared.settings import Settings
@@ -30,7 +29,7 @@ class ArchiverThread(threading.Thread):
         if self.settings.archive_after_s < 0:
             return
         with asyncio.Runner() as runner:
-            redis = Redis.from_url(self.settings.redis_url, decode_responses=False)
+            redis = bootstrap.event_client(self.settings)
             archive = bootstrap.archive(self.settings)
             archiver = bootstrap.archiver(redis, self.settings, archive)
             games = bootstrap.archived_reads(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 
 from service import bootstrap
 from service.core.notifying.projector import ProjectReport
@@ -40,13 +41,18 @@ class WorkerRuntime:
         self.ledger = bootstrap.rating_ledger(self.redis, settings, self.store)
         # Its catch-up marks any game the sweeper visits whose notifications lag its head.
         self.notify_projector = bootstrap.notification_projector(settings, self.redis, self.store)
+        self._next_stranded_scan = 0.0
 
     def run_drains(self, job_id: str) -> RunnerReport:
         """Be the drain runner `job_id`: drain ready games until none is left or time is up."""
         return self.runner.run(self.drain_runner.run(job_id))
 
     def sweep(self) -> SweepReport:
-        """Wake games whose runner was lost."""
+        """Wake games whose runner was lost (on a cluster, now and then also those a submit
+        left in no index: marked pending, they are woken by the next sweeps)."""
+        if self.store.cluster and time.monotonic() >= self._next_stranded_scan:
+            self._next_stranded_scan = time.monotonic() + self.settings.stranded_scan_s
+            self.runner.run(self._mark_stranded())
         return self.runner.run(
             sweep(
                 self.store,
@@ -56,6 +62,10 @@ class WorkerRuntime:
                 visit=self.notify_projector.catch_up,
             )
         )
+
+    async def _mark_stranded(self) -> None:
+        for game_id in await self.store.stranded_games():
+            await self.pending.mark(game_id)
 
     def fire_deadlines(self) -> DeadlineReport:
         """Queue a timeout for every turn deadline passed: page after page while pages come

@@ -12,6 +12,11 @@ no raw tab or newline). Server-sent event streams then send their seat's view wi
 it back: each update cost every stream a Redis round trip, the API's largest cost per command
 at half load (`skald bench`). An `Update` holds every seat's view: a listener takes its own
 (`view_for`) and nothing else.
+
+On a Redis Cluster the channels are sharded ones (SSUBSCRIBE, SPUBLISH: a message stays on
+the nodes of its game's slot): redis-py's cluster pub/sub keeps one connection per master
+that serves a subscribed game. After a lost connection (a failover) the notifier starts a new
+one on the current masters and subscribes again.
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import redis.exceptions
 import structlog
 from redis.asyncio import Redis
 
+from service.adapters.redis_clients import is_cluster
 from service.adapters.redis_outage import REDIS_OUTAGE
 from service.adapters.store.keys import GameKeys
 from service.adapters.store.side import view_field
@@ -33,6 +40,7 @@ RECHECK = -1  # the version of the update every listener gets when messages may 
 _QUEUE_SIZE = 64
 _RECONNECT_DELAY_S = 0.5
 _PUBSUB_CALL_S = 2.0  # the longest a (un)subscribe may hold the notifier's lock
+_SHARDED_POLL_S = 0.05  # a cluster's reader waits this long on one node before the next
 
 log = structlog.get_logger("skald.notify")
 
@@ -68,7 +76,11 @@ class Publisher:
 
     async def publish(self, game_id: str, version: int) -> None:
         """Tell listeners the game moved to `version` (or decided commands at it)."""
-        await self.redis.publish(GameKeys(self.prefix, game_id).updates, version)
+        channel = GameKeys(self.prefix, game_id).updates
+        if is_cluster(self.redis):
+            await self.redis.spublish(channel, version)  # type: ignore[attr-defined]
+        else:
+            await self.redis.publish(channel, version)
 
 
 def _offer(queue: asyncio.Queue[Update], update: Update) -> None:
@@ -83,7 +95,9 @@ class Notifier:
     """Shared subscriptions: `listen(game_id)` yields a queue of the game's updates."""
 
     def __init__(self, redis: Redis, prefix: str) -> None:
-        self._pubsub = redis.pubsub()
+        self._redis = redis
+        self._sharded = is_cluster(redis)
+        self._pubsub: Any = redis.pubsub()
         self._prefix = prefix
         self._listeners: dict[str, set[asyncio.Queue[Update]]] = {}
         self._confirmed: dict[str, asyncio.Event] = {}
@@ -112,7 +126,7 @@ class Notifier:
                     # Bounded: the lock is held, and a pub/sub connection left half-way by a
                     # cancelled caller must not hold every later listener up.
                     async with asyncio.timeout(_PUBSUB_CALL_S):
-                        await self._pubsub.subscribe(channel)
+                        await self._subscribe(channel)
                 except BaseException as exc:
                     self._drop(channel, queue)
                     if isinstance(exc, Exception) and not isinstance(exc, REDIS_OUTAGE):
@@ -139,7 +153,10 @@ class Notifier:
         # subscribed by mistake only brings messages that no listener is handed.
         try:
             async with asyncio.timeout(_PUBSUB_CALL_S):  # bounded, as subscribing is
-                await self._pubsub.unsubscribe(channel)
+                if self._sharded:
+                    await self._pubsub.sunsubscribe(channel)
+                else:
+                    await self._pubsub.unsubscribe(channel)
         except Exception as exc:
             log.warning("notifier_unsubscribe_failed", channel=channel, error=repr(exc))
 
@@ -154,26 +171,60 @@ class Notifier:
         self._confirmed.pop(channel, None)
         return True
 
+    async def _subscribe(self, channel: str) -> None:
+        if self._sharded:
+            await self._redis.initialize()  # the slot map (once; a no-op afterwards)
+            await self._pubsub.ssubscribe(channel)
+        else:
+            await self._pubsub.subscribe(channel)
+
+    async def _next_message(self) -> Any:
+        if not self._sharded:
+            return await self._pubsub.get_message(timeout=None)
+        # Round-robin over the masters' connections; with none yet, nothing to wait on.
+        if not self._pubsub.node_pubsub_mapping:
+            await asyncio.sleep(_SHARDED_POLL_S)
+            return None
+        return await self._pubsub.get_sharded_message(timeout=_SHARDED_POLL_S)
+
+    async def _resubscribe_sharded(self) -> None:
+        # A failover: the slot's new master has none of our subscriptions. Start afresh on the
+        # current masters (a new pub/sub), and subscribe every channel listened to again.
+        async with self._lock:
+            old, self._pubsub = self._pubsub, self._redis.pubsub()
+            with contextlib.suppress(Exception):
+                await old.aclose()
+            with contextlib.suppress(Exception):
+                await self._redis.nodes_manager.initialize()  # type: ignore[attr-defined]
+            for channel in list(self._listeners):
+                try:
+                    async with asyncio.timeout(_PUBSUB_CALL_S):
+                        await self._subscribe(channel)
+                except Exception as exc:
+                    log.warning("notifier_resubscribe_failed", channel=channel, error=repr(exc))
+
     async def _read(self) -> None:
         while True:
             try:
-                message = await self._pubsub.get_message(timeout=None)
+                message = await self._next_message()
             except Exception as exc:  # an outage, or redis-py tripping over a dead connection
                 log.warning("notifier_disconnected", error=repr(exc))
                 for listeners in self._listeners.values():
                     for queue in listeners:
                         _offer(queue, RECHECK_UPDATE)
                 await asyncio.sleep(_RECONNECT_DELAY_S)
+                if self._sharded:
+                    await self._resubscribe_sharded()
                 continue
             if message is None:
                 continue
             channel = message["channel"]
             channel = channel.decode() if isinstance(channel, bytes) else str(channel)
-            if message["type"] == "subscribe":
+            if message["type"] in ("subscribe", "ssubscribe"):
                 event = self._confirmed.get(channel)
                 if event is not None:
                     event.set()
-            elif message["type"] == "message":
+            elif message["type"] in ("message", "smessage"):
                 try:
                     update = Update.parse(message["data"])
                 except ValueError:

@@ -17,6 +17,7 @@ h11, not httptools: httptools bounds neither the head's size nor its count of he
 from __future__ import annotations
 
 import asyncio
+import resource
 from typing import Any
 
 import uvicorn
@@ -81,8 +82,21 @@ class SkaldServer(uvicorn.Server):
         await super().shutdown(sockets)
 
 
+def raise_open_files_limit(wanted: int) -> int:
+    """Raise the process's soft limit on open files towards `wanted` (up to the hard limit):
+    each open connection, an idle server-sent stream included, holds one. Returns the limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        return target
+    return soft
+
+
 def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicorn.Config:
     """The uvicorn configuration serving `app` with the limits of `settings`."""
+    # Room for every connection allowed, and the process's own files and Redis connections.
+    raise_open_files_limit(settings.max_connections + 1024)
     return uvicorn.Config(
         app,
         host=host,

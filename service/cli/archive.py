@@ -14,7 +14,6 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 import redis.exceptions
-from redis.asyncio import Redis
 from rich.console import Console
 
 from service import bootstrap
@@ -39,7 +38,7 @@ def with_history(work: Callable[[HistoryService], Awaitable[T]]) -> T:
 
 
 async def _run(settings: Settings, work: Callable[[HistoryService], Awaitable[T]]) -> T:
-    client = Redis.from_url(settings.redis_url, decode_responses=False)
+    client = bootstrap.event_client(settings)
     try:
         return await work(bootstrap.history(client, settings))
     except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:

@@ -9,7 +9,6 @@ from typing import Any
 
 import msgspec
 import redis.exceptions
-from redis.asyncio import Redis
 
 from service import bootstrap
 from service.core.archiving import ArchiveReport
@@ -61,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _archive(settings: Settings, game_ids: list[str] | None, now: bool) -> ArchiveReport:
-    client = Redis.from_url(settings.redis_url, decode_responses=False)
+    client = bootstrap.event_client(settings)
     archive = bootstrap.archive(settings)
     try:
         # Finished games are rated before they leave Redis (docs/ratings.md).

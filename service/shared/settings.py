@@ -24,6 +24,17 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # Event data (streams, inboxes, views). Empty means "not configured": `skald serve` then
     # starts an embedded Redis and fills this in with `with_redis_url`.
     redis_url: str = ""
+    # `redis_url` names one node of a Redis Cluster, not a single server (docs/scaling.md):
+    # the drain indexes then share one slot, every game script touches its game's slot only,
+    # and notifications use sharded pub/sub. The RQ queue stays on its own Redis (`queue_url`).
+    redis_cluster: bool = False
+    # A command is acknowledged only once this many replicas hold it (WAIT after its submit
+    # script; 0: do not wait), else 503 and the client sends it again. docs/reliability.md.
+    wait_replicas: int = 0
+    wait_timeout_ms: int = 1000
+    # On a cluster each worker's sweeper also scans every game this often for commands left
+    # past their cursor in no index (a submit stopped between its two steps).
+    stranded_scan_s: float = 30.0
     # The RQ queue may live on its own Redis (RQ does not support Redis Cluster); empty means
     # the same server as `redis_url`.
     queue_url: str = ""

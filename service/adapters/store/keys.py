@@ -18,11 +18,13 @@
 <prefix>ready                 sorted set: games with commands waiting for a runner, by when (µs)
 <prefix>runners               sorted set: drain runner job ids, by when their slot expires
 
-The last three are global indexes like the lobby: the submit script touches a game's keys
-and `pending`/`ready`/`runners` together, so a Redis Cluster deployment needs them in one
-slot. A round's pipelined scripts each touch one game's keys. The commit script asks
-`PUBSUB NUMSUB` whether to publish views: in a cluster that counts one node's subscribers
-only, so a cluster deployment would move the channel to sharded pub/sub (SSUBSCRIBE).
+The last three are global indexes like the lobby. On one Redis the submit, commit and
+release scripts touch a game's keys and `pending`/`ready`/`runners` together. On a Redis
+Cluster (`drain_prefix`) the three share the hash tag `{drain}` (`<prefix>{drain}ready`, ...),
+one slot of their own, and every game script touches its game's slot only: the store marks
+`pending` before a submit and `ready` after it in separate steps, and the sweeper puts back a
+game left between them. The updates channel is then a sharded one (SSUBSCRIBE/SPUBLISH), in
+its game's slot.
 """
 
 from __future__ import annotations
@@ -123,6 +125,12 @@ def _glob_escape(text: str) -> str:
 def lobby_key(prefix: str, game: str | None = None) -> str:
     """The lobby index of every game, or of one game when named."""
     return f"{prefix}lobby" if game is None else f"{prefix}lobby:{game}"
+
+
+def drain_prefix(prefix: str, cluster: bool) -> str:
+    """The prefix of the drain indexes (pending, ready, runners): on a Redis Cluster they
+    share the hash tag `{drain}`, so the scripts that touch two of them touch one slot."""
+    return f"{prefix}{{drain}}" if cluster else prefix
 
 
 def pending_key(prefix: str) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from service.adapters.redis_clients import is_cluster
 from service.adapters.store.keys import GameKeys
 
 HOUR_MS = 3_600_000
@@ -44,11 +45,15 @@ class Players:
 
     async def create(self, player_id: str, name: str, digest: bytes, now_ms: int) -> None:
         """Store a new player with its token hash."""
+        fields = {"name": name, "token": digest.hex(), "created": now_ms}
+        if is_cluster(self.redis):
+            # The two keys live in different slots: no transaction, so in order (a player
+            # whose token is not indexed yet was never acknowledged).
+            await self.redis.hset(self._key(player_id), mapping=fields)  # type: ignore[arg-type]
+            await self.redis.set(self._token_key(digest), player_id)
+            return
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(
-                self._key(player_id),
-                mapping={"name": name, "token": digest.hex(), "created": now_ms},
-            )
+            pipe.hset(self._key(player_id), mapping=fields)  # type: ignore[arg-type]
             pipe.set(self._token_key(digest), player_id)
             await pipe.execute()
 
@@ -66,6 +71,14 @@ class Players:
 
     async def replace_token(self, player_id: str, old: bytes, new: bytes | None) -> None:
         """Retire the token hashing to `old`; `new` (if any) opens the player's seats now."""
+        if is_cluster(self.redis):
+            # Different slots, no transaction: the new token first and the old one last, so a
+            # step left half-way leaves both tokens working, never none.
+            if new is not None:
+                await self.redis.set(self._token_key(new), player_id)
+            await self.redis.hset(self._key(player_id), "token", "" if new is None else new.hex())
+            await self.redis.delete(self._token_key(old))
+            return
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(self._token_key(old))
             if new is not None:

@@ -5,8 +5,18 @@ from __future__ import annotations
 
 from redis.asyncio import Redis
 
-from service.adapters.store.keys import GameKeys, pending_key, ready_key, runners_key
+from service.adapters.redis_clients import is_cluster
+from service.adapters.store.keys import (
+    GameKeys,
+    drain_prefix,
+    game_id_of_key,
+    game_key_pattern,
+    pending_key,
+    ready_key,
+    runners_key,
+)
 from service.adapters.store.records import RunnerLimits
+from service.adapters.store.replica_wait import ReplicaWait
 from service.adapters.store.scripts import Scripts
 
 
@@ -19,16 +29,64 @@ class RedisGames:
         prefix: str = "",
         scripts: Scripts | None = None,
         runners: RunnerLimits | None = None,
+        replica_wait: ReplicaWait | None = None,
     ) -> None:
         self.redis = redis
         self.prefix = prefix
         self.scripts = scripts or Scripts(redis)
         self.runners = runners or RunnerLimits()
-        self.ready_key = ready_key(prefix)
-        self.runners_key = runners_key(prefix)
-        self.pending_key = pending_key(prefix)
+        self.replica_wait = replica_wait or ReplicaWait()
+        # On a Redis Cluster the game scripts touch their game's slot only (keys.py).
+        self.cluster = is_cluster(redis)
+        self.ready_key = ready_key(drain_prefix(prefix, self.cluster))
+        self.runners_key = runners_key(drain_prefix(prefix, self.cluster))
+        self.pending_key = pending_key(drain_prefix(prefix, self.cluster))
         self._renewed: dict[str, float] = {}  # runner job id -> when it last renewed its slot
 
     def keys(self, game_id: str) -> GameKeys:
         """The keys of one game."""
         return GameKeys(self.prefix, game_id)
+
+    async def wake_game(
+        self, game_id: str, runner_job_id: str, max_runners: int, pending: bool = False
+    ) -> bool:
+        """Mark the game ready (keeping its place), and pending too if asked; claim a runner
+        slot for `runner_job_id` (True) if fewer than `max_runners` are alive (0: only mark)."""
+        keys = [self.ready_key, self.runners_key]
+        if pending:
+            keys.append(self.pending_key)
+        claimed = await self.scripts.wake(
+            keys=keys,
+            args=[game_id, runner_job_id, max_runners, self.runners.slot_ttl_ms],
+        )
+        return bool(claimed)
+
+    async def stranded_games(self) -> list[str]:
+        """Games with commands past their inbox cursor (a SCAN over every game's meta): on a
+        Redis Cluster a submit that stopped between its script and its wake leaves its game
+        in no index, and only this finds it. In play or not, each is then marked pending."""
+        pattern = game_key_pattern(self.prefix)[: -len("*")] + "meta"
+        ids = []
+        async for key in self.redis.scan_iter(match=pattern, count=1000):
+            game_id = game_id_of_key(self.prefix, key.decode() if isinstance(key, bytes) else key)
+            if game_id is not None:
+                ids.append(game_id)
+        stranded = []
+        for start in range(0, len(ids), 500):
+            batch = ids[start : start + 500]
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for game_id in batch:
+                    pipe.hget(self.keys(game_id).meta, "cur")
+                    pipe.xrevrange(self.keys(game_id).inbox, count=1)
+                replies = await pipe.execute()
+            for n, game_id in enumerate(batch):
+                cursor, last = replies[2 * n], replies[2 * n + 1]
+                if last and _stream_id(last[0][0]) > _stream_id(cursor or b"0-0"):
+                    stranded.append(game_id)
+        return stranded
+
+
+def _stream_id(raw: bytes | str) -> tuple[int, int]:
+    text = raw.decode() if isinstance(raw, bytes) else raw
+    ms, _, seq = text.partition("-")
+    return int(ms), int(seq or 0)

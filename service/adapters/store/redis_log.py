@@ -140,6 +140,11 @@ class RedisEventLog(RedisGames):
                     game_id, command, runner_job_id, rate_limit, rate_window_ms, check_bare=False
                 )
         kind = reply[0]
+        if kind == b"accepted" and int(reply[2]) == 2:  # on a cluster: now mark it ready
+            woken = await self.wake_game(
+                game_id, runner_job_id, self.runners.max_runners, pending=True
+            )
+            return Accepted(text(reply[1]), woken)
         if kind == b"nogame":
             await self.absent(game_id)
         if kind == b"throttled":
@@ -147,6 +152,10 @@ class RedisEventLog(RedisGames):
         if kind == b"accepted":
             return Accepted(text(reply[1]), bool(int(reply[2])))
         record = await self._record(game_id, reply[1])
+        if self.cluster and record.status == "queued":
+            # A retry of a submit that may have stopped before its wake: mark the game again
+            # (a live runner takes it, else the sweeper wakes it; no slot claimed here).
+            await self.wake_game(game_id, runner_job_id, 0, pending=True)
         received = await self.received(game_id, record.inbox_id)
         assert received is not None, "a known command is always in the inbox"
         return Duplicate(received, record)
@@ -162,17 +171,14 @@ class RedisEventLog(RedisGames):
         check_bare: bool = True,
     ) -> Any:
         keys = self.keys(game_id)
-        return await self.scripts.submit(
-            keys=[
-                keys.meta,
-                keys.commands,
-                keys.inbox,
-                keys.rate(command.seat),
-                self.ready_key,
-                self.runners_key,
-                self.pending_key,
-            ],
-            args=[
+        script_keys = [keys.meta, keys.commands, keys.inbox, keys.rate(command.seat)]
+        if not self.cluster:  # on a cluster the game's slot only, then the wake (keys.py)
+            script_keys += [self.ready_key, self.runners_key, self.pending_key]
+        return await self.replica_wait.run(
+            self.redis,
+            self.scripts.submit,
+            script_keys,
+            [
                 command.key,
                 command.seat,
                 command.request_id,

@@ -41,6 +41,7 @@ class RedisDrainRounds(RedisGames):
             raise call
         [reply] = await self.scripts.run_all([call], keep_errors=True)
         outcome = self._committed(game_id, batch, reply)
+        await self._put_back([(game_id, outcome)])
         if isinstance(outcome, Committed):
             return outcome.head
         raise outcome
@@ -49,7 +50,9 @@ class RedisDrainRounds(RedisGames):
         """Commit, release and notify each game of a round, all in one round trip."""
         calls, failed = self._round_calls(batches)
         replies = await self.scripts.run_all(calls, keep_errors=True)
-        return self._round_committed(batches, replies, failed)
+        outcomes = self._round_committed(batches, replies, failed)
+        await self._put_back(list(zip((game_id for game_id, _ in batches), outcomes, strict=True)))
+        return outcomes
 
     async def commit_turns_then_take(
         self, batches: Sequence[tuple[str, Batch]], runner_job_id: str, count: int, wait_s: float
@@ -61,7 +64,9 @@ class RedisDrainRounds(RedisGames):
         if wait_s <= 0:
             calls.append(self._take_call(runner_job_id, count))
             *replies, taken = await self.scripts.run_all(calls, keep_errors=True)
-            return self._round_committed(batches, replies, failed), [text(g) for g in taken]
+            outcomes = self._round_committed(batches, replies, failed)
+            await self._put_back(list(zip((g for g, _ in batches), outcomes, strict=True)))
+            return outcomes, [text(g) for g in taken]
         # Blocks on the server (BZMPOP, Redis 7): a game marked ready wakes the runner at once,
         # and under load it returns at once with up to `count` games.
         if self._renewal_due(runner_job_id):
@@ -72,7 +77,18 @@ class RedisDrainRounds(RedisGames):
             lambda pipe: pipe.bzmpop(wait_s, 1, [ready_key], min=True, count=count),
             keep_errors=True,
         )
-        return self._round_committed(batches, replies[:commits], failed), popped_games(reply)
+        outcomes = self._round_committed(batches, replies[:commits], failed)
+        await self._put_back(list(zip((g for g, _ in batches), outcomes, strict=True)))
+        return outcomes, popped_games(reply)
+
+    async def _put_back(self, outcomes: Sequence[tuple[str, CommitOutcome]]) -> None:
+        """On a cluster, mark ready the games whose commit said commands still wait (on one
+        Redis the commit script did it). A crash before this leaves them to the sweeper."""
+        if not self.cluster:
+            return
+        for game_id, outcome in outcomes:
+            if isinstance(outcome, Committed) and outcome.put_back:
+                await self.wake_game(game_id, "", 0)
 
     def _round_calls(
         self, batches: Sequence[tuple[str, Batch]]
@@ -134,8 +150,9 @@ class RedisDrainRounds(RedisGames):
             keys.lease,
             keys.views,
             keys.inbox,
-            self.ready_key,
         ]
+        if not self.cluster:  # on a cluster the game's slot only (commit.lua)
+            script_keys.append(self.ready_key)
         return self.scripts.commit, script_keys, args
 
     @staticmethod
@@ -173,9 +190,12 @@ class RedisDrainRounds(RedisGames):
     async def release_lease(self, game_id: str, token: int) -> bool:
         """Give the lease back if `token` holds it; re-mark the game ready if commands wait."""
         keys = self.keys(game_id)
-        put_back = await self.scripts.release_lease(
-            keys=[keys.lease, keys.meta, keys.inbox, self.ready_key], args=[token, game_id]
-        )
+        script_keys = [keys.lease, keys.meta, keys.inbox]
+        if not self.cluster:  # on a cluster the game's slot only (release_lease.lua)
+            script_keys.append(self.ready_key)
+        put_back = await self.scripts.release_lease(keys=script_keys, args=[token, game_id])
+        if put_back and self.cluster:
+            await self.wake_game(game_id, "", 0)
         return bool(put_back)
 
     async def lease_held(self, game_id: str) -> bool:
@@ -214,8 +234,4 @@ class RedisDrainRounds(RedisGames):
 
     async def wake(self, game_id: str, runner_job_id: str) -> bool:
         """Mark the game ready; claim a slot for `runner_job_id` (True) if one is free."""
-        claimed = await self.scripts.wake(
-            keys=[self.ready_key, self.runners_key],
-            args=[game_id, runner_job_id, self.runners.max_runners, self.runners.slot_ttl_ms],
-        )
-        return bool(claimed)
+        return await self.wake_game(game_id, runner_job_id, self.runners.max_runners)

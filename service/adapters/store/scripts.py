@@ -37,6 +37,7 @@ class Scripts:
         self.join = self._register(redis, "join")
         self.write_views = self._register(redis, "write_views")
         self.forget_pending = self._register(redis, "forget_pending")
+        self.mark_pending = self._register(redis, "mark_pending")
 
     @staticmethod
     def _register(redis: Redis, name: str) -> AsyncScript:
@@ -76,7 +77,9 @@ class Scripts:
     ) -> list[Any]:
         async with self.redis.pipeline(transaction=False) as pipe:
             for script, keys, args in calls:
-                pipe.evalsha(script.sha, len(keys), *keys, *args)
+                # As a command, not `pipe.evalsha`: a cluster pipeline refuses that method,
+                # and routes EVALSHA by its keys (a game's slot) all the same.
+                pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
             if then is not None:
                 then(pipe)
             replies: list[Any] = await pipe.execute(raise_on_error=False)

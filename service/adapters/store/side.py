@@ -12,8 +12,9 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from service.adapters.redis_clients import is_cluster
 from service.adapters.store.damage import game_absent
-from service.adapters.store.keys import GameKeys, lobby_key, pending_key
+from service.adapters.store.keys import GameKeys, drain_prefix, lobby_key, pending_key
 from service.adapters.store.scripts import Scripts
 from service.shared.errors import Conflict, GameDamaged, InvalidInput
 
@@ -182,7 +183,7 @@ class PendingIndex:
 
     def __init__(self, redis: Redis, prefix: str, scripts: Scripts) -> None:
         self.redis = redis
-        self.key = pending_key(prefix)
+        self.key = pending_key(drain_prefix(prefix, is_cluster(redis)))
         self.scripts = scripts
 
     async def now_ms(self) -> int:
@@ -197,6 +198,10 @@ class PendingIndex:
             self.key, "-inf", before_ms, start=0, num=limit, withscores=True
         )
         return [(game_id.decode(), int(score)) for game_id, score in rows]
+
+    async def mark(self, game_id: str) -> None:
+        """Mark a game now (on the Redis clock), for the sweeper to visit."""
+        await self.scripts.mark_pending(keys=[self.key], args=[game_id])
 
     async def forget(self, game_id: str, mark: int) -> None:
         """Drop a game from the index unless it was marked again since `mark`."""

@@ -8,8 +8,9 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from service.adapters.redis_clients import is_cluster
 from service.adapters.store.deadlines import Deadlines
-from service.adapters.store.keys import GameKeys, ready_key, runners_key
+from service.adapters.store.keys import GameKeys, drain_prefix, ready_key, runners_key
 
 # The key families of a game, by their attribute on GameKeys.
 FAMILIES = ("meta", "events", "inbox", "commands", "secret", "seats", "views", "lease")
@@ -43,14 +44,15 @@ class KeyInspector:
         """The state of the game's keys now."""
         keys = GameKeys(self.prefix, game_id)
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.time()
+            pipe.execute_command("TIME")  # as a command: a cluster pipeline refuses `time()`
             for family in FAMILIES:
                 pipe.exists(getattr(keys, family))
             pipe.get(keys.quarantine)
             pipe.hkeys(keys.seats)
             pipe.hkeys(keys.meta)
-            pipe.zscore(ready_key(self.prefix), game_id)
-            pipe.zrangebyscore(runners_key(self.prefix), "-inf", "+inf", withscores=True)
+            drain = drain_prefix(self.prefix, is_cluster(self.redis))
+            pipe.zscore(ready_key(drain), game_id)
+            pipe.zrangebyscore(runners_key(drain), "-inf", "+inf", withscores=True)
             now, *found = await pipe.execute()
         exists, (reason, seats, meta_fields, ready, runners) = found[:8], found[8:]
         now_ms = int(now[0]) * 1000 + int(now[1]) // 1000

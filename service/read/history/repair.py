@@ -18,7 +18,8 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
 
-from service.adapters.store.keys import GameKeys, pending_key, ready_key
+from service.adapters.redis_clients import is_cluster
+from service.adapters.store.keys import GameKeys, drain_prefix, pending_key, ready_key
 from service.adapters.store.ports import GameMissing, HistoryStore
 from service.adapters.store.scripts import script_source
 from service.core.pipeline.chain import first_broken_link
@@ -55,6 +56,8 @@ class GameMaintenance:
     def _script_keys(self, game_id: str) -> list[str]:
         keys = GameKeys(self.prefix, game_id)
         pairs = [name for key in keys.quarantined() for name in (key, keys.set_aside(key))]
+        if is_cluster(self.redis):  # the game's slot only: release marks it afterwards
+            return [keys.quarantine, keys.quarantine, keys.quarantine, *pairs]
         return [keys.quarantine, ready_key(self.prefix), pending_key(self.prefix), *pairs]
 
     async def quarantine(self, game_id: str, reason: str) -> bool:
@@ -67,6 +70,8 @@ class GameMaintenance:
     async def release(self, game_id: str) -> bool:
         """Put a quarantined game back in service; False when it was not quarantined."""
         done = await self._quarantine(keys=self._script_keys(game_id), args=["release", game_id])
+        if done and is_cluster(self.redis):
+            await self._mark_waiting(game_id)
         return bool(done)
 
     async def repair(self, game_id: str) -> RepairReport:
@@ -117,7 +122,8 @@ class GameMaintenance:
     async def _mark_waiting(self, game_id: str) -> None:
         # Ready: a live runner takes it at once; pending: the sweeper starts one otherwise.
         seconds, micros = await self.redis.time()
+        drain = drain_prefix(self.prefix, is_cluster(self.redis))
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(ready_key(self.prefix), {game_id: seconds * 1_000_000 + micros}, nx=True)
-            pipe.zadd(pending_key(self.prefix), {game_id: seconds * 1000 + micros // 1000})
+            pipe.zadd(ready_key(drain), {game_id: seconds * 1_000_000 + micros}, nx=True)
+            pipe.zadd(pending_key(drain), {game_id: seconds * 1000 + micros // 1000})
             await pipe.execute()

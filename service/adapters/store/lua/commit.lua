@@ -6,6 +6,8 @@
 -- step: whoever it wakes reads the outcomes and views already written. When the channel has
 -- listeners the message also carries each viewer's JSON view (format: service/adapters/notifications.py).
 -- KEYS: meta, events, commands, lease, views, inbox, ready
+--   On a Redis Cluster without ready (the game's slot only): the channel is a sharded one
+--   (SPUBLISH), and a game to put back is returned as such for the caller to mark ready.
 -- ARGV: lease_token, expected_version, cursor, head_hash, finished (1/0), lease_ttl_ms,
 --       n_events, n_decided, release (1/0), game_id, channel ('' for none),
 --       then per event: data, hash, command_id ('' for none),
@@ -64,7 +66,14 @@ if ARGV[5] == '1' then
 end
 if ARGV[11] ~= '' and (n_events > 0 or n_decided > 0) then
     local message = tostring(version)
-    if redis.call('PUBSUB', 'NUMSUB', ARGV[11])[2] > 0 then
+    local sharded = #KEYS == 6
+    local listeners
+    if sharded then
+        listeners = redis.call('PUBSUB', 'SHARDNUMSUB', ARGV[11])[2]
+    else
+        listeners = redis.call('PUBSUB', 'NUMSUB', ARGV[11])[2]
+    end
+    if listeners > 0 then
         local lines = {message}
         for i = first_view, #ARGV - 1, 2 do
             if string.sub(ARGV[i], 1, 5) == 'json:' then
@@ -73,7 +82,11 @@ if ARGV[11] ~= '' and (n_events > 0 or n_decided > 0) then
         end
         message = table.concat(lines, '\n')
     end
-    redis.call('PUBLISH', ARGV[11], message)
+    if sharded then
+        redis.call('SPUBLISH', ARGV[11], message)
+    else
+        redis.call('PUBLISH', ARGV[11], message)
+    end
 end
 if ARGV[9] ~= '1' then
     redis.call('PEXPIRE', KEYS[4], ARGV[6])
@@ -82,6 +95,9 @@ end
 redis.call('DEL', KEYS[4])
 if #redis.call('XRANGE', KEYS[6], '(' .. ARGV[3], '+', 'COUNT', 1) == 0 then
     return {'ok', tostring(version), 0}
+end
+if #KEYS == 6 then
+    return {'ok', tostring(version), 1}
 end
 local now = redis.call('TIME')
 redis.call('ZADD', KEYS[7], 'NX', now[1] * 1000000 + now[2], ARGV[10])  -- microseconds

@@ -5,12 +5,15 @@
 -- the sweeper's pending index, in the same step: the sweeper never sees a command unmarked.
 -- Command ids are per seat: the commands hash is keyed by `<seat>:<id>` (command_keys.py).
 -- KEYS: meta, commands, inbox, rate (this seat's counter), ready, runners, pending
+--   On a Redis Cluster only the first four (the game's slot): the caller then marks the game
+--   pending and ready (wake.lua); the sweeper's scan for stranded inboxes closes the gap.
 -- ARGV: command key, seat, request_id, body, runner_job_id, rate_limit, rate_window_ms,
 --       game_id, max_runners, runner_ttl_ms, command_id, check_bare (1/0)
 -- Returns {'nogame'} | {'duplicate', stored} | {'bare', stored} | {'throttled', retry_ms}
--- | {'accepted', id, 0|1} (1: the caller must enqueue the runner job `runner_job_id`, whose
--- slot is now taken). 'bare': a record under the bare id, written before ids were per seat;
--- the caller tells whose it is and submits again with check_bare = 0 when it is not its own.
+-- | {'accepted', id, 0|1|2} (1: the caller must enqueue the runner job `runner_job_id`, whose
+-- slot is now taken; 2: on a cluster, the caller must wake the game). 'bare': a record under
+-- the bare id, written before ids were per seat; the caller tells whose it is and submits
+-- again with check_bare = 0 when it is not its own.
 if redis.call('EXISTS', KEYS[1]) == 0 then
     return {'nogame'}
 end
@@ -37,6 +40,9 @@ end
 local id = redis.call('XADD', KEYS[3], '*', 's', ARGV[2], 'c', ARGV[11], 'r', ARGV[3], 'b', ARGV[4])
 -- While queued, a command's record is its inbox id; the worker replaces it with the outcome.
 redis.call('HSET', KEYS[2], ARGV[1], id)
+if #KEYS == 4 then
+    return {'accepted', id, 2}
+end
 local now = redis.call('TIME')
 local now_ms = now[1] * 1000 + math.floor(now[2] / 1000)
 redis.call('ZADD', KEYS[7], now_ms, ARGV[8])

@@ -1,0 +1,109 @@
+"""Acknowledge a write only once replicas hold it: the script, then `WAIT`, on one connection.
+
+Redis replicates asynchronously: a master that dies right after answering can take the write
+with it, and its replica, promoted, never had it. With `SKALD_WAIT_REPLICAS=N` (N > 0) the
+script whose reply Skald acknowledges to a client (a command's submission) is followed by
+`WAIT N <SKALD_WAIT_TIMEOUT_MS>` on the same
+connection, so the reply is only used once N replicas have the write. Fewer replicas in time
+raise `NotReplicated`, an outage (503): the client sends the command again, with the same id,
+and the duplicate is acknowledged once it is replicated. docs/reliability.md has the figures.
+
+`WAIT` counts the writes of its own connection, so it must follow the script on the same
+connection: a pipeline of the two on one Redis; on a cluster a connection of the node that
+serves the script's slot, taken from redis-py's node pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import redis.exceptions
+from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
+from redis.commands.core import AsyncScript
+
+
+class NotReplicated(redis.exceptions.ConnectionError):
+    """Fewer replicas than asked for acknowledged a write in time (a failover under way, or a
+    replica down): nothing is acknowledged; the client tries again."""
+
+
+@dataclass(frozen=True)
+class ReplicaWait:
+    """How many replicas must hold a write before it is acknowledged (0: do not wait)."""
+
+    replicas: int = 0
+    timeout_ms: int = 1000
+
+    async def run(
+        self, client: Redis, script: AsyncScript, keys: Sequence[Any], args: Sequence[Any]
+    ) -> Any:
+        """Run `script`; with replicas asked for, return its reply only once they hold it."""
+        if self.replicas <= 0:
+            return await script(keys=keys, args=args)
+        for attempt in range(2):  # once more after loading the script (a restart lost it)
+            try:
+                if isinstance(client, RedisCluster):
+                    reply, acked = await self._on_node(client, script, keys, args)
+                else:
+                    reply, acked = await self._pipelined(client, script, keys, args)
+            except redis.exceptions.NoScriptError:
+                if attempt:
+                    raise
+                await client.script_load(script.script)
+                continue
+            if int(acked) < self.replicas:
+                raise NotReplicated(
+                    f"{acked} of {self.replicas} replicas acknowledged within {self.timeout_ms} ms"
+                )
+            return reply
+        raise AssertionError("unreachable")
+
+    async def _pipelined(
+        self, client: Redis, script: AsyncScript, keys: Sequence[Any], args: Sequence[Any]
+    ) -> tuple[Any, Any]:
+        async with client.pipeline(transaction=False) as pipe:
+            pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+            pipe.execute_command("WAIT", self.replicas, self.timeout_ms)
+            reply, acked = await pipe.execute(raise_on_error=False)
+        for item in (reply, acked):
+            if isinstance(item, Exception):
+                raise item
+        return reply, acked
+
+    async def _on_node(
+        self, client: RedisCluster, script: AsyncScript, keys: Sequence[Any], args: Sequence[Any]
+    ) -> tuple[Any, Any]:
+        node = client.get_node_from_key(keys[0])
+        connection = node.acquire_connection()
+        try:
+            await connection.send_packed_command(
+                connection.pack_commands(
+                    [
+                        ("EVALSHA", script.sha, len(keys), *keys, *args),
+                        ("WAIT", self.replicas, self.timeout_ms),
+                    ]
+                )
+            )
+            replies = []
+            for _ in range(2):  # read both replies, even when the first is an error
+                try:
+                    replies.append(await connection.read_response())
+                except redis.exceptions.ResponseError as exc:
+                    replies.append(exc)
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError):
+            await connection.disconnect()
+            await client.nodes_manager.initialize()  # the slot may have a new master
+            raise
+        finally:
+            node.release(connection)
+        reply, acked = replies
+        if isinstance(reply, redis.exceptions.MovedError | redis.exceptions.AskError):
+            await client.nodes_manager.initialize()
+            raise redis.exceptions.TryAgainError(f"the slot moved: {reply}")
+        for item in (reply, acked):
+            if isinstance(item, Exception):
+                raise item
+        return reply, acked

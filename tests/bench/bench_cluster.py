@@ -1,0 +1,194 @@
+"""Skald on a Redis Cluster against one Redis, in the same run: commands per second through
+the facade and an in-process drain runner, and what WAIT for a replica costs per command.
+
+    .venv/bin/python -m tests.bench.bench_cluster [--games 32] [--commands 40]
+
+Both sides run on servers of this run's own on loopback, configured alike (AOF fsynced every
+second): one redis-server, and a cluster of 3 masters and 3 replicas
+(tests/cluster/local_cluster.py). `games` race games each get `commands` moves, submitted
+interleaved, then drained by one runner in rounds, as a worker does under load:
+- `cluster_per_s` / `single_per_s`: decided commands per second (submit + drain);
+  `cluster_vs_single` their ratio (target: at least 0.75);
+- `submit_us_cluster`, `submit_us_cluster_wait`: one submission on the cluster without and
+  with `SKALD_WAIT_REPLICAS=1`; `wait_cost_us` the difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import shutil
+import subprocess
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import redis as sync_redis
+import structlog
+from redis.asyncio import Redis
+
+from service import bootstrap
+from service.adapters.embedded_redis import free_port
+from service.adapters.notifications import Publisher
+from service.adapters.redis_clients import event_redis
+from service.adapters.store.side import Lobby, Views
+from service.core.pipeline.drain import Drainer
+from service.core.pipeline.runner import DrainRunner
+from service.core.pipeline.session import SessionCache
+from service.shared.settings import Settings
+from tests.cluster.local_cluster import LocalCluster
+from tests.fakes.race import RaceConfig, register_race
+from tests.fakes.scheduler import RecordingScheduler
+
+
+class Harness:
+    """A facade and an in-process drain runner on `redis`, under a fresh prefix."""
+
+    def __init__(self, redis: Redis, url: str, cluster: bool, wait_replicas: int) -> None:
+        prefix = f"bench-cluster-{uuid.uuid4().hex[:8]}:"
+        self.settings = Settings(
+            redis_url=url,
+            redis_cluster=cluster,
+            key_prefix=prefix,
+            rate_per_seat=0,
+            runner_idle_s=0.0,
+            wait_replicas=wait_replicas,
+        )
+        self.scheduler = RecordingScheduler()
+        self.skald = bootstrap.skald(self.settings, redis, self.scheduler)
+        store = self.skald.store
+        drainer = Drainer(
+            store,
+            Views(redis, prefix, store.scripts),
+            Lobby(redis, prefix),
+            Publisher(redis, prefix),
+            SessionCache(1024),
+            64,
+            10_000,
+        )
+        self.runner = DrainRunner.configured(self.settings, store, drainer, self.scheduler)
+
+    async def throughput(self, games: int, commands: int) -> float:
+        """Decided commands per second over `games` games of `commands` moves each."""
+        config = msgspec.to_builtins(RaceConfig(players=2, target=10**9))
+        created = [
+            (await self.skald.commands.create_game("race", config)).game_id for _ in range(games)
+        ]
+        first = {
+            game_id: (await self.skald.reads.turn(game_id, None)).to_act[0] for game_id in created
+        }
+        started = time.perf_counter()
+        for n in range(commands):
+            for game_id in created:
+                seat = first[game_id] if n % 2 == 0 else 1 - first[game_id]
+                await self.skald.commands.submit(
+                    game_id, seat, f"c{n}", {"type": "Move", "steps": 1}, "r"
+                )
+        await self.scheduler.run_all(self.runner)
+        elapsed = time.perf_counter() - started
+        for game_id in created:
+            outcome = await self.skald.commands.outcome(game_id, f"c{commands - 1}")
+            assert outcome.status == "applied", outcome
+        return games * commands / elapsed
+
+    async def submit_us(self, commands: int) -> float:
+        """Microseconds per submission (one game, nothing drained)."""
+        config = msgspec.to_builtins(RaceConfig(players=2, target=10**9))
+        game_id = (await self.skald.commands.create_game("race", config)).game_id
+        seat = (await self.skald.reads.turn(game_id, None)).to_act[0]
+        started = time.perf_counter()
+        for n in range(commands):
+            await self.skald.commands.submit(
+                game_id, seat, f"s{n}", {"type": "Move", "steps": 1}, "r"
+            )
+        return (time.perf_counter() - started) / commands * 1e6
+
+
+class SingleRedis:
+    """A redis-server of this run's own, configured as the cluster's nodes are."""
+
+    def __init__(self, root: Path) -> None:
+        self.port = free_port()
+        root.mkdir(parents=True, exist_ok=True)
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+             "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
+             "--dir", str(root)],
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        for _ in range(200):
+            try:
+                if sync_redis.Redis(port=self.port).ping():
+                    break
+            except sync_redis.exceptions.ConnectionError:
+                time.sleep(0.05)
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+async def cluster_figures(games: int = 32, commands: int = 40) -> dict[str, float]:
+    """The cluster against one Redis (see the module's doc)."""
+    if shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
+        return {}
+    register_race()
+    root = Path(tempfile.mkdtemp(prefix="skald-bench-cluster-"))
+    single = SingleRedis(root / "single")
+    cluster = LocalCluster(root / "cluster").start()
+    figures: dict[str, float] = {}
+    try:
+        single_client = Redis.from_url(single.url)
+        cluster_client = event_redis(cluster.url, cluster=True)
+        try:
+            # Alternate the two, twice each, and keep each side's best: the machine is shared.
+            singles, clusters = [], []
+            for _ in range(2):
+                singles.append(
+                    await Harness(single_client, single.url, False, 0).throughput(games, commands)
+                )
+                clusters.append(
+                    await Harness(cluster_client, cluster.url, True, 0).throughput(games, commands)
+                )
+            figures["single_per_s"] = max(singles)
+            figures["cluster_per_s"] = max(clusters)
+            figures["cluster_vs_single"] = figures["cluster_per_s"] / figures["single_per_s"]
+            submits = games * commands // 2
+            no_wait = Harness(cluster_client, cluster.url, True, 0)
+            with_wait = Harness(cluster_client, cluster.url, True, 1)
+            figures["submit_us_single"] = await Harness(
+                single_client, single.url, False, 0
+            ).submit_us(submits)
+            figures["submit_us_cluster"] = await no_wait.submit_us(submits)
+            figures["submit_us_cluster_wait"] = await with_wait.submit_us(submits)
+            figures["wait_cost_us"] = (
+                figures["submit_us_cluster_wait"] - figures["submit_us_cluster"]
+            )
+        finally:
+            await single_client.aclose()
+            await cluster_client.aclose()
+    finally:
+        cluster.stop()
+        single.stop()
+        shutil.rmtree(root, ignore_errors=True)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--games", type=int, default=32)
+    parser.add_argument("--commands", type=int, default=40)
+    args = parser.parse_args()
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    figures: dict[str, Any] = asyncio.run(cluster_figures(args.games, args.commands))
+    print(json.dumps({k: round(v, 3) for k, v in figures.items()}, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,24 @@
+"""A real Redis Cluster (3 masters, 3 replicas on free loopback ports) for the cluster tests,
+one per test module; tests that kill a master start their own."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.cluster.local_cluster import LocalCluster
+
+
+@pytest.fixture(scope="module")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    """A running cluster; skipped, saying so, without redis-server and redis-cli."""
+    if shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
+        pytest.skip("redis-server and redis-cli are needed for a local Redis Cluster")
+    cluster = LocalCluster(Path(tmp_path_factory.mktemp("redis-cluster")))
+    try:
+        yield cluster.start()
+    finally:
+        cluster.stop()
