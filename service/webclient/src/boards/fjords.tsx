@@ -183,7 +183,11 @@ function Board(props: { view: unknown; picking?: Picking }) {
         <h3>
           Draft row <small>({view.bag_size} tiles in the bag)</small>
         </h3>
-        <svg viewBox={`0 0 ${Math.max(1, view.row.length + (view.drawn ? 1 : 0)) * 90} 90`} class="row-tiles">
+        <svg
+          viewBox={`0 0 ${Math.max(1, view.row.length + (view.drawn ? 1 : 0)) * 90} 90`}
+          width={Math.max(1, view.row.length + (view.drawn ? 1 : 0)) * 80}
+          class="row-tiles"
+        >
           {[...view.row, ...(view.drawn ? [view.drawn] : [])].map((t, i) => (
             <Target key={t.tile} picking={picking} k={`tile:${t.tile}`} label={`row tile ${t.tile}`}>
               <rect x={i * 90 + 2} y={2} width={86} height={86} rx={8} class="slot" />

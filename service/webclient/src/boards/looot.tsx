@@ -18,7 +18,8 @@ const TERRAIN: Record<string, string> = {
   watchtower: '#a5714d',
   castle: '#8a6a9a',
 };
-const GLYPH: Record<string, string> = { axe: '🪓', wood: '🌲', sheep: '🐑', gold: '🪙', house: '🏠', watchtower: '🗼', castle: '🏰' };
+// Each resource and building by its initial (the legend under the board says which is which).
+const GLYPH: Record<string, string> = { axe: 'A', wood: 'W', sheep: 'S', gold: 'G', house: 'H', watchtower: 'T', castle: 'C' };
 
 function Hex(props: { q: number; r: number; fill: string; cls?: string; children?: preact.ComponentChildren }) {
   const at = centre(props.q, props.r, SIZE, 'flat');
@@ -36,6 +37,30 @@ function glyph(q: number, r: number, text: string, dy = 5) {
     <text x={x} y={y + dy} text-anchor="middle" class="glyph">
       {text}
     </text>
+  );
+}
+
+function Ship(props: { q: number; r: number; text: string }) {
+  const [x, y] = centre(props.q, props.r, SIZE, 'flat');
+  return (
+    <g class="ship">
+      <path d={`M${x - 14},${y + 2} h28 l-6,9 h-16 z M${x},${y + 2} v-16 l10,12 z`} fill="#7a4b2a" stroke="#2b1a0e" />
+      <text x={x} y={y - 2} text-anchor="end" class="small">
+        {props.text}
+      </text>
+    </g>
+  );
+}
+
+function Legend() {
+  return (
+    <p class="legend small">
+      {Object.entries(GLYPH).map(([name, letter]) => (
+        <span key={name}>
+          <span class="swatch square" style={{ background: TERRAIN[name] }} /> {letter} {name}{' '}
+        </span>
+      ))}
+    </p>
   );
 }
 
@@ -66,7 +91,7 @@ function MainBoard(props: { view: View; picking?: Picking }) {
         return (
           <Target key={key} picking={picking} k={key} label={o.longship ? `Longship ${o.longship.id} in slot ${o.slot}` : `empty ocean slot ${o.slot}`}>
             <Hex q={q} r={r} fill="#5b9bd5">
-              {o.longship ? glyph(q, r, `⛵${GLYPH[o.longship.boosts] ?? ''}`) : null}
+              {o.longship ? <Ship q={q} r={r} text={`${o.longship.id}`} /> : null}
             </Hex>
           </Target>
         );
@@ -102,7 +127,7 @@ function Fjord(props: { view: View; seat: number; picking?: Picking }) {
             <Target key={here} picking={mine} k={`fjord:${here}`} label={`Fjord space (${q}, ${r})`}>
               <Hex q={q} r={r} fill={fill}>
                 {tile ? glyph(q, r, GLYPH[tile] ?? tile) : null}
-                {ship ? glyph(q, r, ship.filled ? '⛵✓' : '⛵') : null}
+                {ship ? <Ship q={q} r={r} text={ship.filled ? '✓' : ''} /> : null}
                 {site && !tile ? glyph(q, r, site.site === 'jarl_palace' ? 'J' : site.site[0].toUpperCase()) : null}
               </Hex>
             </Target>
@@ -134,12 +159,13 @@ function Board(props: { view: unknown; picking?: Picking }) {
   return (
     <div class="looot">
       <MainBoard view={view} picking={picking} />
+      <Legend />
       <section class="trophies" aria-label="Trophies">
         <h3>Trophies</h3>
         {view.trophies.map((t) => (
-          <Target key={t.axes} picking={picking} k={`trophy:${t.axes}`} label={`Trophy for ${t.axes} axes`}>
+          <Target html key={t.axes} picking={picking} k={`trophy:${t.axes}`} label={`Trophy for ${t.axes} axes`}>
             <span class="trophy">
-              🏆 {t.axes} axes · {t.points} points{t.holder !== null ? ` · seat ${t.holder}` : ''}
+              Trophy: {t.axes} axes · {t.points} points{t.holder !== null ? ` · seat ${t.holder}` : ''}
             </span>
           </Target>
         ))}
@@ -148,7 +174,7 @@ function Board(props: { view: unknown; picking?: Picking }) {
         <section class="pending" aria-label="Tiles to place">
           <h3>Your tiles to place</h3>
           {[...new Set(pending)].map((tile) => (
-            <Target key={tile} picking={picking} k={`tile:${tile}`} label={`${tile} tile`}>
+            <Target html key={tile} picking={picking} k={`tile:${tile}`} label={`${tile} tile`}>
               <span class="pending-tile">
                 {GLYPH[tile]} {tile}
               </span>

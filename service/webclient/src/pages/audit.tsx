@@ -7,14 +7,8 @@ import { GAMES } from '../games';
 import { choices, reachable, select, sentence, type Command } from '../moves';
 import { link } from '../route';
 import type { Picking } from '../target';
-import { Choices, GameLinks } from './common';
+import { Choices, GameLinks, same } from './common';
 
-
-function same(a: unknown, b: unknown): boolean {
-  const canon = (x: unknown): string =>
-    JSON.stringify(x, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
-  return canon(a) === canon(b);
-}
 
 export function Audit(props: { game: string; id: string; version: number }) {
   const { game, id, version } = props;
@@ -28,8 +22,7 @@ export function Audit(props: { game: string; id: string; version: number }) {
       .audit(id, version)
       .then((read) => {
         setReport(read);
-        const played = read.command?.command as Command | undefined;
-        setSelection(played && ui ? ui.keysOf(played) : []);
+        setSelection([]);
       })
       .catch((err) => setError(reason(err)));
   }, [id, version]);
@@ -64,8 +57,8 @@ export function Audit(props: { game: string; id: string; version: number }) {
             <h2>The table before (version {report.version_before})</h2>
             {before ? <ui.Board view={before} picking={picking} /> : <p>No table before this version.</p>}
             <p class="hint">
-              Highlighted: the {alternatives.length} legal alternatives; the move played is selected. Click a place to see the
-              alternatives there.
+              Highlighted: the places of the {alternatives.length} legal alternatives. Click one to list the alternatives there;
+              the move played is marked in the list.
             </p>
           </div>
           <aside class="side">
@@ -137,7 +130,7 @@ export function Audit(props: { game: string; id: string; version: number }) {
             {(report.withheld ?? []).length > 0 && <p class="small">Withheld while the game is in play: {(report.withheld ?? []).join(', ')}.</p>}
             <section aria-label="Legal alternatives">
               <h3>Legal alternatives ({alternatives.length})</h3>
-              <Choices ui={ui} view={before} moves={shown} limit={200} />
+              <Choices ui={ui} view={before} moves={shown} limit={500} played={played} />
               {played && alternatives.some((a) => same(a, played)) && <p class="small">The move played is one of them.</p>}
             </section>
           </aside>

@@ -15,13 +15,20 @@ export function OutcomeText(props: { outcome: Schemas['Outcome'] | null | undefi
           .sort((a, b) => b.total - a.total)
           .map((s) => (
             <li key={s.seat}>
-              Seat {s.seat}: {s.total} points{outcome.winners.includes(s.seat) ? ' 🏆' : ''}
+              Seat {s.seat}: {s.total} points{outcome.winners.includes(s.seat) ? ' (winner)' : ''}
             </li>
           ))}
       </ol>
       {outcome.tie_break && <p class="small">Tie broken by {outcome.tie_break}</p>}
     </section>
   );
+}
+
+/** Whether two commands are the same (field order aside). */
+export function same(a: unknown, b: unknown): boolean {
+  const canon = (x: unknown): string =>
+    JSON.stringify(x, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
+  return canon(a) === canon(b);
 }
 
 /** The commands left after the board selection, each a button that plays it. */
@@ -31,6 +38,7 @@ export function Choices(props: {
   moves: Command[];
   onPlay?(command: Command): void;
   limit?: number;
+  played?: Command;
 }) {
   const { ui, view, moves, onPlay } = props;
   const limit = props.limit ?? 40;
@@ -40,14 +48,14 @@ export function Choices(props: {
   return (
     <ul class="choices" aria-label="Moves">
       {moves.map((move, i) => (
-        <li key={i}>
+        <li key={i} class={props.played && same(move, props.played) ? 'played-move' : undefined}>
           {onPlay ? (
             <button class="move" onClick={() => onPlay(move)} data-move={JSON.stringify(move)}>
               {ui.Preview && <ui.Preview command={move} view={view} />}
               {ui.describe(move, view)}
             </button>
           ) : (
-            <span class="move">
+            <span class="move" data-move={JSON.stringify(move)}>
               {ui.Preview && <ui.Preview command={move} view={view} />}
               {ui.describe(move, view)}
             </span>

@@ -112,18 +112,18 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
         setEnvelope(next);
         if (next.version !== version.current) {
           version.current = next.version;
-          if (seated) void readTurn();
+          void readTurn();
         }
       },
       event(record) {
-        setEvents((list) => [{ version: record.version, text: sentence(record.event) }, ...list].slice(0, 80));
+        setEvents((list) => [{ version: record.version, text: sentence(record.event) }, ...list]);
       },
       status: setStatus,
     });
   }, [started, seated, id]);
 
   const legal = useMemo(() => ((turn?.legal_commands ?? []) as Command[]), [turn]);
-  useEffect(() => setSelection([]), [turn?.version, legal.length]);
+  useEffect(() => setSelection([]), [turn?.version]);
   const left = useMemo(() => choices(legal, ui.keysOf, selection), [legal, selection]);
   const picking: Picking | undefined = legal.length
     ? {
@@ -163,7 +163,7 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
   const toAct = turn?.to_act ?? [];
   const mine = seated && turn?.seat !== null && turn?.seat !== undefined && toAct.includes(turn.seat);
   return (
-    <div class={`table ${game}`}>
+    <div class={`table ${game}${busy ? ' busy' : ''}`} data-state={`${turn?.version ?? ''}|${legal.length}|${selection.join(',')}|${busy}`}>
       <header class="table-head">
         <h1>
           {ui.label} <small class="game-id">{id}</small>
@@ -201,13 +201,13 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
             <OutcomeText outcome={turn?.outcome} />
             <section class="log" aria-label="What happened">
               <h3>What happened</h3>
-              <ol reversed>
+              <ul class="log-list">
                 {events.map((line, i) => (
                   <li key={events.length - i} data-version={line.version}>
                     <span class="version">{line.version}</span> {line.text}
                   </li>
                 ))}
-              </ol>
+              </ul>
             </section>
           </aside>
         </div>

@@ -1,0 +1,96 @@
+"""Whole games played by clicks in the browser, watched live by a spectator's page."""
+
+from __future__ import annotations
+
+import random
+
+import httpx
+from playwright.sync_api import Browser
+
+from .conftest import WebService
+from .pages import become_player, create_game, play_until_over, shown_versions, STEP_MS
+
+SEED = 11
+
+
+def public_event_versions(url: str, game_id: str) -> list[int]:
+    """Every event's version as a spectator may read them, from the API, page after page."""
+    versions: list[int] = []
+    after = 0
+    while True:
+        params = {"after": after, "limit": 100}
+        page = httpx.get(f"{url}/v1/games/{game_id}/events", params=params, timeout=15).json()
+        versions += [record["version"] for record in page["events"]]
+        if not page["events"] or versions[-1] >= page["last_version"]:
+            return versions
+        after = versions[-1]
+
+
+def final_turn(url: str, game_id: str) -> dict:
+    reply = httpx.get(f"{url}/v1/games/{game_id}/turn", timeout=15)
+    assert reply.status_code == 200, reply.text
+    turn: dict = reply.json()
+    return turn
+
+
+def test_a_whole_fjords_game_by_clicks_two_players_joined_by_link(
+    web_service: WebService, browser: Browser, screenshots
+) -> None:
+    """Astrid creates a game, Bjorn joins by its link (the game starts once both sit), both
+    play every move by clicking; a spectator's page shows every public event, in order."""
+    astrid = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    bjorn = browser.new_context(viewport={"width": 390, "height": 844}).new_page()  # a phone
+    become_player(astrid, web_service.url, "Astrid")
+    become_player(bjorn, web_service.url, "Bjorn")
+    game_id = create_game(astrid, "fjords", 2)
+    link = astrid.input_value("input[aria-label='Link to this game']")
+    assert game_id and game_id in link, (game_id, link)
+    spectator = browser.new_context().new_page()
+    spectator.goto(f"{link}/watch")
+    bjorn.goto(link)
+    bjorn.click("text=Take a seat")
+    for page in (astrid, bjorn, spectator):
+        page.wait_for_selector("svg.board", timeout=STEP_MS)
+    astrid.screenshot(path=str(screenshots / "fjords-table-start.png"))
+
+    clicks = play_until_over([astrid, bjorn], random.Random(SEED))
+
+    assert clicks > 20
+    turn = final_turn(web_service.url, game_id)
+    assert turn["finished"] and turn["outcome"]["winners"]
+    for page in (astrid, bjorn, spectator):
+        page.wait_for_selector(".outcome", timeout=STEP_MS)
+        assert "points" in page.inner_text(".outcome")
+    astrid.screenshot(path=str(screenshots / "fjords-table.png"), full_page=True)
+    bjorn.screenshot(path=str(screenshots / "fjords-table-phone.png"), full_page=True)
+    spectator.screenshot(path=str(screenshots / "fjords-watch.png"), full_page=True)
+
+    # The spectator saw every public event from the moment it connected, once each, in order.
+    api_versions = public_event_versions(web_service.url, game_id)
+    seen = shown_versions(spectator)
+    assert seen, "the spectator's page showed no event"
+    assert seen == api_versions[api_versions.index(seen[0]) :]
+    assert len(seen) >= clicks // 2
+    # Nothing a seat hides: the spectator's table draws the public view (no seat is "you").
+    assert "(you)" not in spectator.inner_text(".side")
+
+
+def test_a_whole_looot_game_by_clicks_against_a_bot(
+    web_service: WebService, browser: Browser, screenshots
+) -> None:
+    """Gudrun creates a Looot game, starts it with a bot in the free seat, and plays every move
+    of hers by clicks on the main board, her Fjord, the Longships and the Trophies."""
+    gudrun = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
+    become_player(gudrun, web_service.url, "Gudrun")
+    game_id = create_game(gudrun, "looot", 2)
+    gudrun.click("text=Start now, with bots in the free seats")
+    gudrun.wait_for_selector("svg.board", timeout=STEP_MS)
+    gudrun.screenshot(path=str(screenshots / "looot-table-start.png"), full_page=True)
+
+    clicks = play_until_over([gudrun], random.Random(SEED))
+
+    assert clicks > 10
+    turn = final_turn(web_service.url, game_id)
+    assert turn["finished"] and turn["outcome"]["winners"]
+    assert "points" in gudrun.inner_text(".outcome")
+    gudrun.screenshot(path=str(screenshots / "looot-table.png"), full_page=True)
