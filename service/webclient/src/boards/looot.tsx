@@ -79,7 +79,7 @@ function MainBoard(props: { view: View; picking?: Picking }) {
               {l.tiles_left > 0 && ['house', 'watchtower', 'castle'].includes(l.terrain) ? glyph(q, r, `×${l.tiles_left}`, 14) : null}
               {l.vikings.map((seat, i) => {
                 const [x, y] = centre(q, r, SIZE, 'flat');
-                return <circle key={i} cx={x - 8 + i * 10} cy={y + 12} r={5} fill={SEAT_COLOURS[seat]} stroke="#111" />;
+                return <circle key={i} class="viking" cx={x - 8 + i * 10} cy={y + 12} r={5} fill={SEAT_COLOURS[seat]} stroke="#111" />;
               })}
             </Hex>
           </Target>
@@ -103,7 +103,8 @@ function MainBoard(props: { view: View; picking?: Picking }) {
 function Fjord(props: { view: View; seat: number; picking?: Picking }) {
   const { view, seat } = props;
   const fjord = view.fjords[seat];
-  const mine = view.viewer === seat ? props.picking : undefined;
+  // A seat's own view; in a public view (an audit), the seat acting.
+  const mine = (view.viewer ?? view.turn?.seat) === seat ? props.picking : undefined;
   const tiles = new Map(fjord.tiles.map((t) => [`${t.space[0]},${t.space[1]}`, t.tile]));
   const ships = new Map(fjord.longships.map((l) => [`${l.space[0]},${l.space[1]}`, l]));
   const sites = new Map(fjord.sites.map((s) => [`${s.space[0]},${s.space[1]}`, s]));
@@ -125,7 +126,7 @@ function Fjord(props: { view: View; seat: number; picking?: Picking }) {
           const fill = tile ? TERRAIN[tile] : ship ? '#5b9bd5' : site ? (site.completed ? '#f6e3a1' : '#efe9dc') : '#f4f1ea';
           return (
             <Target key={here} picking={mine} k={`fjord:${here}`} label={`Fjord space (${q}, ${r})`}>
-              <Hex q={q} r={r} fill={fill}>
+              <Hex q={q} r={r} fill={fill} cls={tile ? 'has-tile' : ship ? 'has-ship' : undefined}>
                 {tile ? glyph(q, r, GLYPH[tile] ?? tile) : null}
                 {ship ? <Ship q={q} r={r} text={ship.filled ? '✓' : ''} /> : null}
                 {site && !tile ? glyph(q, r, site.site === 'jarl_palace' ? 'J' : site.site[0].toUpperCase()) : null}
@@ -155,7 +156,7 @@ function Fjord(props: { view: View; seat: number; picking?: Picking }) {
 function Board(props: { view: unknown; picking?: Picking }) {
   const view = props.view as View;
   const { picking } = props;
-  const pending = view.turn && view.turn.seat === view.viewer ? view.turn.pending : [];
+  const pending = view.turn && view.turn.seat === (view.viewer ?? view.turn.seat) ? view.turn.pending : [];
   return (
     <div class="looot">
       <MainBoard view={view} picking={picking} />

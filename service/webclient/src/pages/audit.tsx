@@ -90,13 +90,13 @@ export function Audit(props: { game: string; id: string; version: number }) {
             )}
             <section aria-label="Events">
               <h3>Its events</h3>
-              <ol>
+              <ul class="log-list">
                 {(report.events ?? []).map((record) => (
                   <li key={record.version}>
                     <span class="version">{record.version}</span> {sentence(record.event as Record<string, unknown>)}
                   </li>
                 ))}
-              </ol>
+              </ul>
             </section>
             <section aria-label="Hash chain">
               <h3>Hash chain</h3>
@@ -119,7 +119,7 @@ export function Audit(props: { game: string; id: string; version: number }) {
               <h3>Fairness</h3>
               {report.fairness ? (
                 <p class={report.fairness.status === 'fair' ? 'ok' : ''}>
-                  {report.fairness.detail} Seed commitment <code>{report.fairness.seed_sha256.slice(0, 16)}…</code>
+                  {report.fairness.detail.replace(/\.?$/, '.')} Seed commitment <code>{report.fairness.seed_sha256.slice(0, 16)}…</code>
                   {report.fairness.seed_hex ? `, revealed seed ${report.fairness.seed_hex.slice(0, 16)}…` : ''};{' '}
                   {report.fairness.events_rederived} events re-derived.
                 </p>

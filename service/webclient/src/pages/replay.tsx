@@ -34,7 +34,8 @@ export function Replay(props: { game: string; id: string; at: number | null }) {
   if (!ui) return <p role="alert">Unknown game “{game}”.</p>;
   const last = frame?.last_version ?? 0;
   const version = at ?? frame?.version ?? 0;
-  const go = (n: number) => setAt(Math.max(0, Math.min(last, n)));
+  // Version 1 is the first event (the game's creation); the API has no table before it.
+  const go = (n: number) => setAt(Math.max(1, Math.min(last, n)));
   return (
     <div class="replay">
       <header class="table-head">
@@ -44,7 +45,7 @@ export function Replay(props: { game: string; id: string; at: number | null }) {
         <GameLinks game={game} id={id} />
       </header>
       <div class="controls" role="group" aria-label="Versions">
-        <button onClick={() => go(0)} aria-label="First version">
+        <button onClick={() => go(1)} aria-label="First version">
           ⏮
         </button>
         <button onClick={() => go(version - 1)} aria-label="Previous version">
@@ -52,7 +53,7 @@ export function Replay(props: { game: string; id: string; at: number | null }) {
         </button>
         <input
           type="range"
-          min={0}
+          min={1}
           max={last}
           value={version}
           aria-label="Version"
