@@ -64,7 +64,9 @@ def web_service() -> Iterator[WebService]:
     except redis.ConnectionError as exc:
         pytest.fail(f"the browser tests need a Redis at {REDIS_URL}: {exc}")
     workers = [
-        spawn([sys.executable, "-m", WORKER_MODULE, "--log-level", "WARNING"], settings_env(settings))
+        spawn(
+            [sys.executable, "-m", WORKER_MODULE, "--log-level", "WARNING"], settings_env(settings)
+        )
         for _ in range(2)
     ]
     api = ApiServer(settings, "127.0.0.1", free_port())
@@ -84,7 +86,9 @@ def web_service() -> Iterator[WebService]:
 def browser() -> Iterator[object]:
     """Debian's Chromium, headless, through Playwright."""
     if not CHROMIUM.is_file() and not shutil.which("chromium"):
-        pytest.skip(f"no Chromium at {CHROMIUM}: `make browser` installs Debian's (apt-get, as root)")
+        pytest.skip(
+            f"no Chromium at {CHROMIUM}: `make browser` installs Debian's (apt-get, as root)"
+        )
     from playwright.sync_api import sync_playwright
 
     driver = sync_playwright().start()

@@ -75,7 +75,9 @@ def click_a_move(page: Page, chooser: random.Random) -> str:
         )
     except PlaywrightTimeout as exc:
         side = page.inner_text(".side")[:2000]
-        raise AssertionError(f"clicked {label!r} in state {before}; nothing changed:\n{side}") from exc
+        raise AssertionError(
+            f"clicked {label!r} in state {before}; nothing changed:\n{side}"
+        ) from exc
     refusal = page.locator(".refusal")
     assert refusal.count() == 0, f"a legal move was refused: {refusal.inner_text()}"
     return label
@@ -104,6 +106,7 @@ def play_until_over(pages: list[Page], chooser: random.Random, max_clicks: int =
 def shown_versions(page: Page) -> list[int]:
     """The versions of the events a table page's log shows, oldest first."""
     versions: list[int] = page.evaluate(
-        "[...document.querySelectorAll('.log li[data-version]')].map(li => Number(li.dataset.version)).reverse()"
+        "[...document.querySelectorAll('.log li[data-version]')]"
+        ".map(li => Number(li.dataset.version)).reverse()"
     )
     return versions

@@ -21,7 +21,9 @@ GAMES = {"fjords": 2, "looot": 2}
 @pytest.fixture(scope="module")
 def finished_games(web_service: WebService) -> dict[str, str]:
     """A finished game of each kind, played over the API: game → id."""
-    return {game: play_over_api(web_service.url, game, players, 5) for game, players in GAMES.items()}
+    return {
+        game: play_over_api(web_service.url, game, players, 5) for game, players in GAMES.items()
+    }
 
 
 def replay(url: str, game_id: str, at: int) -> dict[str, Any]:
@@ -159,7 +161,8 @@ def test_an_audit_page_draws_the_alternatives_the_api_lists(
     page.wait_for_selector("section[aria-label='Legal alternatives'] .choices", timeout=STEP_MS)
 
     listed = page.eval_on_selector_all(
-        "section[aria-label='Legal alternatives'] [data-move]", "els => els.map(e => e.dataset.move)"
+        "section[aria-label='Legal alternatives'] [data-move]",
+        "els => els.map(e => e.dataset.move)",
     )
     assert sorted(canonical(json.loads(m)) for m in listed) == sorted(map(canonical, alternatives))
     played = page.locator(".played-move [data-move]")
@@ -180,7 +183,8 @@ def test_an_audit_page_draws_the_alternatives_the_api_lists(
     first = sorted(wanted)[0]
     page.locator(f"[data-key='{first}']").first.click()
     narrowed = page.eval_on_selector_all(
-        "section[aria-label='Legal alternatives'] [data-move]", "els => els.map(e => e.dataset.move)"
+        "section[aria-label='Legal alternatives'] [data-move]",
+        "els => els.map(e => e.dataset.move)",
     )
     assert 0 < len(narrowed) <= len(alternatives)
     assert all(first in board_keys(json.loads(m), game) for m in narrowed)

@@ -8,7 +8,7 @@ import httpx
 from playwright.sync_api import Browser
 
 from .conftest import WebService
-from .pages import become_player, create_game, play_until_over, shown_versions, STEP_MS
+from .pages import STEP_MS, become_player, create_game, play_until_over, shown_versions
 
 SEED = 11
 
