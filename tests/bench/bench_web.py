@@ -12,7 +12,7 @@ Needs the client built (`make web`) and /usr/bin/chromium (`make browser`).
 - `web_first_render_ms`: from navigation start to the board drawn (the first `svg.board`
   holding a tile) on a Fjords game page, in a fresh browser context each time (nothing
   cached), median over the loads; `web_render_vs_view`: against a `GET /view` of the same game
-  over HTTP, median, in the same run.
+  over HTTP on a new connection (`web_view_get_ms`), median, in the same run.
 - `web_spectator_p50_ms`, `web_spectator_max_ms`: from just before a seat's POST of a move until
   a spectator's page shows its first event in the log; `web_spectator_vs_reply`: the median
   against the median time to the applied reply (`?wait=`) of the same POSTs.
@@ -21,6 +21,7 @@ Needs the client built (`make web`) and /usr/bin/chromium (`make browser`).
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import logging
 import os
@@ -146,9 +147,15 @@ def browser_figures(url: str, loads: int, moves: int) -> dict[str, Any]:
         seats.play()
     watch = f"{url}/play/#/fjords/{seats.game_id}/watch"
     views = []
-    for _ in range(loads):
+    host, port = url.removeprefix("http://").split(":")
+    for _ in range(loads):  # each on a new connection, as a fresh page's first request
         started = time.perf_counter()
-        httpx.get(f"{url}/v1/games/{seats.game_id}/view", timeout=30).raise_for_status()
+        connection = http.client.HTTPConnection(host, int(port), timeout=30)
+        connection.request("GET", f"/v1/games/{seats.game_id}/view")
+        reply = connection.getresponse()
+        reply.read()
+        connection.close()
+        assert reply.status == 200, reply.status
         views.append((time.perf_counter() - started) * 1000)
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])

@@ -30,7 +30,8 @@ export function Audit(props: { game: string; id: string; version: number }) {
   const alternatives = useMemo(() => ((report?.legal_alternatives ?? []) as Command[]), [report]);
   if (!ui) return <p role="alert">Unknown game “{game}”.</p>;
   const played = report?.command?.command as Command | undefined;
-  const before = report?.seat_view_before ?? report?.public_view_before;
+  // The table as everyone saw it (the seat's own view only where there is no public one).
+  const before = report?.public_view_before ?? report?.seat_view_before;
   const shown = choices(alternatives, ui.keysOf, selection);
   const picking: Picking = {
     reachable: reachable(alternatives, ui.keysOf),
