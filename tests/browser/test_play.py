@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import httpx
+import pytest
 from playwright.sync_api import Browser
 
 from .conftest import WebService
-from .pages import STEP_MS, become_player, create_game, play_until_over, shown_versions
+from .pages import (
+    STEP_MS,
+    become_player,
+    click_a_move,
+    create_game,
+    finished,
+    play_until_over,
+    shown_versions,
+)
 
 SEED = 11
 
@@ -34,7 +44,7 @@ def final_turn(url: str, game_id: str) -> dict:
 
 
 def test_a_whole_fjords_game_by_clicks_two_players_joined_by_link(
-    web_service: WebService, browser: Browser, screenshots
+    web_service: WebService, browser: Browser, screenshots: Path
 ) -> None:
     """Astrid creates a game, Bjorn joins by its link (the game starts once both sit), both
     play every move by clicking; a spectator's page shows every public event, in order."""
@@ -76,7 +86,7 @@ def test_a_whole_fjords_game_by_clicks_two_players_joined_by_link(
 
 
 def test_a_whole_looot_game_by_clicks_against_a_bot(
-    web_service: WebService, browser: Browser, screenshots
+    web_service: WebService, browser: Browser, screenshots: Path
 ) -> None:
     """Gudrun creates a Looot game, starts it with a bot in the free seat, and plays every move
     of hers by clicks on the main board, her Fjord, the Longships and the Trophies."""
@@ -94,3 +104,27 @@ def test_a_whole_looot_game_by_clicks_against_a_bot(
     assert turn["finished"] and turn["outcome"]["winners"]
     assert "points" in gudrun.inner_text(".outcome")
     gudrun.screenshot(path=str(screenshots / "looot-table.png"), full_page=True)
+
+
+@pytest.mark.parametrize("game", ["landnam", "fire-and-axe"])
+def test_landnam_and_fire_and_axe_tables_draw_and_play_by_clicks(
+    web_service: WebService, browser: Browser, screenshots: Path, game: str
+) -> None:
+    """A three-seat game against two bots: the table draws, and moves are played by clicks."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    become_player(page, web_service.url, "Ingrid")
+    game_id = create_game(page, game, 3)
+    page.click("text=Start now, with bots in the free seats")
+    page.wait_for_selector("svg.board", timeout=STEP_MS)
+    chooser = random.Random(SEED)
+    for _ in range(6):
+        page.wait_for_selector(".your-turn, .outcome", timeout=STEP_MS)
+        if finished(page):
+            break
+        click_a_move(page, chooser)
+    assert "Seat" in page.inner_text("table.seats")
+    page.screenshot(path=str(screenshots / f"{game}-table.png"), full_page=True)
+    version = final_turn(web_service.url, game_id)["version"]
+    assert version > 0 and not errors, errors
