@@ -128,3 +128,40 @@ def test_landnam_and_fire_and_axe_tables_draw_and_play_by_clicks(
     page.screenshot(path=str(screenshots / f"{game}-table.png"), full_page=True)
     version = final_turn(web_service.url, game_id)["version"]
     assert version > 0 and not errors, errors
+
+
+def test_a_refused_move_shows_its_reason(
+    web_service: WebService, browser: Browser, screenshots: Path
+) -> None:
+    """The same player at the same table in two windows; the second one's stream is cut, so it
+    still offers a move the first window has already played: the server refuses it, and the
+    page says why."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    first = context.new_page()
+    become_player(first, web_service.url, "Sigrid")
+    game_id = create_game(first, "fjords", 2)
+    first.click("text=Start now, with bots in the free seats")
+    first.wait_for_selector(".your-turn", timeout=STEP_MS)
+    second = context.new_page()  # same player: same localStorage, same token
+    second.route("**/stream?**", lambda route: route.abort())
+    second.goto(first.url)
+    second.wait_for_selector(".your-turn", timeout=STEP_MS)
+
+    # The first window plays a tile: its row tile, then its place, then the move itself.
+    tile = first.locator("svg.row-tiles .target").first.get_attribute("data-key")
+    first.locator(f"[data-key='{tile}']").click()
+    place = first.locator("svg.board .target").first.get_attribute("data-key")
+    first.locator(f"[data-key='{place}']").click()
+    move = first.locator(".choices button.move").first.get_attribute("data-move")
+    first.locator(".choices button.move").first.click()
+    first.wait_for_selector(".played", timeout=STEP_MS)
+
+    # The second window, which heard nothing, offers the same move: the server refuses it.
+    second.locator(f"[data-key='{tile}']").click()
+    second.locator(f"[data-key='{place}']").click()
+    second.locator(f".choices button.move[data-move='{move}']").click()
+    refusal = second.wait_for_selector(".refusal", timeout=STEP_MS)
+    text = refusal.inner_text()
+    assert text.startswith("Refused: ") and len(text) > len("Refused: ") + 10, text
+    second.screenshot(path=str(screenshots / "fjords-refused.png"))
+    assert final_turn(web_service.url, game_id)["version"] > 0

@@ -105,6 +105,15 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
   }, [open]);
 
   const started = turn !== null && !open && seated !== null;
+  // The view once by a plain read too, so the table draws even where the stream cannot open.
+  useEffect(() => {
+    if (!started) return;
+    const client = seated ? api : spectator;
+    ok(client.GET('/v1/games/{game_id}/view', { params: { path: { game_id: id } } }))
+      .then((read) => setEnvelope((held) => held ?? (read as Envelope)))
+      .catch(() => undefined);
+  }, [started, seated, id]);
+
   useEffect(() => {
     if (!started) return;
     return follow(id, seated === true, {
