@@ -12,7 +12,9 @@ Needs the client built (`make web`) and /usr/bin/chromium (`make browser`).
 - `web_first_render_ms`: from navigation start to the board drawn (the first `svg.board`
   holding a tile) on a Fjords game page, in a fresh browser context each time (nothing
   cached), median over the loads; `web_render_vs_view`: against a `GET /view` of the same game
-  over HTTP on a new connection (`web_view_get_ms`), median, in the same run.
+  over HTTP on a new connection (`web_view_get_ms`), and `web_render_vs_plain_page` against
+  the same browser loading a page with no script (`/healthz`) in a fresh context, to its load
+  event (`web_plain_page_ms`), medians, in the same run.
 - `web_spectator_p50_ms`, `web_spectator_max_ms`: from just before a seat's POST of a move until
   a spectator's page shows its first event in the log; `web_spectator_vs_reply`: the median
   against the median time to the applied reply (`?wait=`) of the same POSTs.
@@ -159,7 +161,15 @@ def browser_figures(url: str, loads: int, moves: int) -> dict[str, Any]:
         views.append((time.perf_counter() - started) * 1000)
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        renders = []
+        renders, blanks = [], []
+        for _ in range(loads):  # the baseline: a fresh context loading a page with no script
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(f"{url}/healthz", wait_until="load")
+            blanks.append(
+                page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
+            )
+            context.close()
         for _ in range(loads):
             context = browser.new_context()
             context.add_init_script(WATCH_SCRIPT)
@@ -185,6 +195,8 @@ def browser_figures(url: str, loads: int, moves: int) -> dict[str, Any]:
         "web_first_render_ms": round(render, 1),
         "web_view_get_ms": round(statistics.median(views), 2),
         "web_render_vs_view": round(render / statistics.median(views), 1),
+        "web_plain_page_ms": round(statistics.median(blanks), 1),
+        "web_render_vs_plain_page": round(render / statistics.median(blanks), 1),
         "web_spectator_p50_ms": round(statistics.median(delays), 1),
         "web_spectator_max_ms": round(max(delays), 1),
         "web_reply_p50_ms": round(statistics.median(replies), 1),
