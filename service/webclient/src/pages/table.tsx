@@ -131,6 +131,14 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
     });
   }, [started, seated, id]);
 
+  // Escape drops the places picked so far.
+  useEffect(() => {
+    if (!selection.length) return;
+    const drop = (e: KeyboardEvent) => e.key === 'Escape' && setSelection([]);
+    window.addEventListener('keydown', drop);
+    return () => window.removeEventListener('keydown', drop);
+  }, [selection.length]);
+
   const legal = useMemo(() => ((turn?.legal_commands ?? []) as Command[]), [turn]);
   useEffect(() => setSelection([]), [turn?.version]);
   const left = useMemo(() => choices(legal, ui.keysOf, selection), [legal, selection]);
@@ -200,7 +208,7 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
               <>
                 {selection.length > 0 && (
                   <button class="link" onClick={() => setSelection([])}>
-                    Clear the selection
+                    Clear the selection (Escape)
                   </button>
                 )}
                 <Choices ui={ui} view={envelope.view} moves={left} onPlay={play} limit={selection.length ? 80 : 12} />
