@@ -7,8 +7,14 @@ STAMP := $(VENV)/.installed-stamp
 # The client generators and the OpenAPI linter the tests run (npm, pinned by the lock file).
 CLIENTS := tests/clients
 NODE_STAMP := $(CLIENTS)/node_modules/.installed-stamp
+# The web client (served at /play/): TypeScript built by Vite, pinned by its lock file. Rebuilt
+# when its sources, lock file or the contracts its generated client is typed from change.
+WEB := service/webclient
+WEB_STAMP := $(WEB)/.build-stamp
+WEB_SOURCES := $(shell find $(WEB)/src contracts -type f \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' -o -name '*.py' \) 2>/dev/null) \
+	$(WEB)/package.json $(WEB)/package-lock.json $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/tsconfig.json
 
-.PHONY: serve demo test lint clients bench clean
+.PHONY: serve demo test lint clients web browser bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +22,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-serve: $(STAMP)
+serve: $(STAMP) web
 	$(BIN)/skald serve
 
 demo: $(STAMP)
@@ -37,7 +43,27 @@ $(NODE_STAMP): $(CLIENTS)/package.json $(CLIENTS)/package-lock.json
 
 clients: $(NODE_STAMP)
 
-test: lint clients
+# Without npm the server says at /play/ how to build the client, and its browser tests skip.
+$(WEB_STAMP): $(STAMP) $(WEB_SOURCES)
+	@if command -v npm >/dev/null 2>&1; then \
+		mkdir -p $(WEB)/generated && $(BIN)/skald openapi > $(WEB)/generated/openapi.json && \
+		npm ci --prefix $(WEB) --no-audit --no-fund && npm run build --prefix $(WEB) && touch $@; \
+	else \
+		echo "npm not found: the web client is not built (its browser tests will be skipped)"; \
+	fi
+
+web: $(WEB_STAMP)
+
+# The browser the web client's tests drive: Debian's Chromium (needs root or sudo for apt-get).
+browser:
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		apt-get install -y --no-install-recommends chromium || echo "chromium could not be installed: the browser tests will be skipped"; \
+	else \
+		echo "no /usr/bin/chromium and no way to install it: the browser tests will be skipped"; \
+	fi
+
+test: lint clients web browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
@@ -45,4 +71,5 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .import_linter_cache \
-		$(CLIENTS)/node_modules $(CLIENTS)/.generated
+		$(CLIENTS)/node_modules $(CLIENTS)/.generated \
+		$(WEB)/node_modules $(WEB)/dist $(WEB)/generated $(WEB_STAMP)

@@ -38,6 +38,7 @@ from .routes import (
     webhooks,
 )
 from .routes.per_game import FACADE_STATE, game_routers, pristine
+from .web_client import web_client_routes
 
 # The API, under /v1 (API_PREFIX). The same operations answer at their first paths, without
 # the prefix, as deprecated aliases left out of the OpenAPI document.
@@ -110,6 +111,7 @@ def route_handlers(settings: Settings) -> list[Any]:
         Router(API_PREFIX, route_handlers=[*api, *game_routers(GAME_ROUTES)]),
         Router("/", route_handlers=api, include_in_schema=False),
         *OPS_ROUTES,
+        *web_client_routes(),
     ]
 
 

@@ -1,0 +1,76 @@
+/** The API, through the client openapi-fetch builds from the generated OpenAPI types. */
+import createClient, { type Middleware } from 'openapi-fetch';
+
+import type { components, paths } from '../generated/schema';
+import { identity } from './identity';
+
+export type Schemas = components['schemas'];
+export type Problem = Schemas['Problem'];
+
+/** A refused request: the problem the API answered, shown by its `detail`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: Partial<Problem>,
+  ) {
+    super(problem.detail ?? problem.title ?? `HTTP ${status}`);
+  }
+  get code(): string {
+    return this.problem.code ?? '';
+  }
+}
+
+const origin = typeof location === 'undefined' ? 'http://127.0.0.1:8000' : location.origin;
+
+/** Requests as the player (its token in the Authorization header, when it has one). */
+export const api = createClient<paths>({ baseUrl: origin });
+const asPlayer: Middleware = {
+  onRequest({ request }) {
+    const token = identity()?.token;
+    if (token && !request.headers.has('authorization')) {
+      request.headers.set('authorization', `Bearer ${token}`);
+    }
+    return request;
+  },
+};
+api.use(asPlayer);
+
+/** Requests as nobody: what a spectator sees. */
+export const spectator = createClient<paths>({ baseUrl: origin });
+
+/** The data of a reply, or an ApiError carrying its problem. */
+export async function ok<T>(
+  reply: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<T> {
+  const { data, error, response } = await reply;
+  if (data !== undefined && response.ok) return data;
+  const problem = (error && typeof error === 'object' ? error : {}) as Partial<Problem>;
+  throw new ApiError(response.status, problem);
+}
+
+/** A message for anything thrown. */
+export function reason(error: unknown): string {
+  if (error instanceof ApiError) return error.code ? `${error.message} (${error.code})` : error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A fresh command id: unguessable, within the API's alphabet. */
+export function commandId(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return 'w-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+type Api = typeof api;
+
+/** The reads the pages keep in their state, typed by the replies the client decodes. */
+export const reads = {
+  turn: (client: Api, id: string) => ok(client.GET('/v1/games/{game_id}/turn', { params: { path: { game_id: id } } })),
+  replay: (id: string, at: number | null) =>
+    ok(spectator.GET('/v1/games/{game_id}/replay', { params: { path: { game_id: id }, query: at === null ? {} : { at } } })),
+  audit: (id: string, version: number) =>
+    ok(spectator.GET('/v1/games/{game_id}/audit/{version}', { params: { path: { game_id: id, version } } })),
+};
+export type Turn = Awaited<ReturnType<typeof reads.turn>>;
+export type Frame = Awaited<ReturnType<typeof reads.replay>>;
+export type Report = Awaited<ReturnType<typeof reads.audit>>;

@@ -1,0 +1,77 @@
+/** Pieces several pages share: the outcome, the move chooser, links for a game. */
+import type { Schemas } from '../api';
+import type { GameUi } from '../boards/types';
+import type { Command } from '../moves';
+import { link } from '../route';
+
+export function OutcomeText(props: { outcome: Schemas['Outcome'] | null | undefined }) {
+  const { outcome } = props;
+  if (!outcome) return null;
+  return (
+    <section class="outcome" aria-label="Result">
+      <h3>Result</h3>
+      <ol>
+        {[...outcome.scores]
+          .sort((a, b) => b.total - a.total)
+          .map((s) => (
+            <li key={s.seat}>
+              Seat {s.seat}: {s.total} points{outcome.winners.includes(s.seat) ? ' (winner)' : ''}
+            </li>
+          ))}
+      </ol>
+      {outcome.tie_break && <p class="small">Tie broken by {outcome.tie_break}</p>}
+    </section>
+  );
+}
+
+/** Whether two commands are the same (field order aside). */
+export function same(a: unknown, b: unknown): boolean {
+  const canon = (x: unknown): string =>
+    JSON.stringify(x, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
+  return canon(a) === canon(b);
+}
+
+/** The commands left after the board selection, each a button that plays it. */
+export function Choices(props: {
+  ui: GameUi;
+  view: unknown;
+  moves: Command[];
+  onPlay?(command: Command): void;
+  limit?: number;
+  played?: Command;
+}) {
+  const { ui, view, moves, onPlay } = props;
+  const limit = props.limit ?? 40;
+  if (moves.length === 0) return null;
+  if (moves.length > limit)
+    return <p class="hint">{moves.length} moves: pick a place on the board (or a tile) to narrow them down.</p>;
+  return (
+    <ul class="choices" aria-label="Moves">
+      {moves.map((move, i) => (
+        <li key={i} class={props.played && same(move, props.played) ? 'played-move' : undefined}>
+          {onPlay ? (
+            <button class="move" onClick={() => onPlay(move)} data-move={JSON.stringify(move)}>
+              {ui.Preview && <ui.Preview command={move} view={view} />}
+              {ui.describe(move, view)}
+            </button>
+          ) : (
+            <span class="move" data-move={JSON.stringify(move)}>
+              {ui.Preview && <ui.Preview command={move} view={view} />}
+              {ui.describe(move, view)}
+            </span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function GameLinks(props: { game: string; id: string }) {
+  const { game, id } = props;
+  return (
+    <nav class="game-links" aria-label="This game">
+      <a href={link.table(game, id)}>Table</a> · <a href={link.watch(game, id)}>Watch</a> ·{' '}
+      <a href={link.replay(game, id)}>Replay</a>
+    </nav>
+  );
+}
