@@ -24,7 +24,7 @@ from .metrics import ApiMetrics, MetricsMiddleware
 from .negotiation import MAX_BODY_DEPTH_STATE_KEY, NegotiatingRequest, accept_guard
 from .openapi import openapi_config
 from .problems import exception_handlers
-from .routes import commands, echo, games, history, ops, players, reads, stream
+from .routes import commands, echo, games, history, ops, players, reads, socket, stream
 from .routes.per_game import FACADE_STATE, game_routers, pristine
 
 # The API, under /v1 (API_PREFIX). The same operations answer at their first paths, without
@@ -87,6 +87,8 @@ def route_handlers(settings: Settings) -> list[Any]:
     return [
         Router(API_PREFIX, route_handlers=[*api, *game_routers(GAME_ROUTES)]),
         Router("/", route_handlers=api, include_in_schema=False),
+        # A seat's WebSocket channel: /v1 only (docs/clients.md, "WebSocket channel").
+        Router(API_PREFIX, route_handlers=[socket.game_socket]),
         *OPS_ROUTES,
     ]
 
