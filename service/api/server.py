@@ -102,7 +102,7 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicor
         http=bounded_h11(settings.max_connections, settings.header_timeout_s),
         h11_max_incomplete_event_size=settings.max_header_bytes,
         # A seat's WebSocket (routes.socket): a frame is bounded as a request body is.
-        ws="websockets",
+        ws="websockets-sansio",
         ws_max_size=settings.max_body_bytes + WS_FRAME_SLACK_BYTES,
         limit_concurrency=settings.limit_concurrency,
         timeout_keep_alive=settings.timeout_keep_alive_s,
