@@ -75,16 +75,21 @@ class LiveFeed:
         feed is already there.
         """
         carried = update.view_for(self.seat) if update is not None else None
+        events = None
         if carried is not None and update is not None:
             version, body = update.version, carried
+            events = update.events_for(self.seat, self.sent)
         else:
             version, body = await self.reads.view(self.game_id, self.seat)
         if self._view is not None and version <= self.sent:
             return []
-        messages = [
-            LiveMessage("event", record.version, _encode(record))
-            for record in await self._events_until(version)
-        ]
+        if events is not None:  # the commit's own records: nothing to read back
+            messages = [LiveMessage("event", at, data) for at, data in events]
+        else:
+            messages = [
+                LiveMessage("event", record.version, _encode(record))
+                for record in await self._events_until(version)
+            ]
         messages.append(self._view_message(version, body))
         self.sent = max(self.sent, version)
         return messages
