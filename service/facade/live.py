@@ -22,10 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import jsonpatch
 import msgspec
 
 from service.adapters.notifications import Update
+from service.facade.json_diff import json_diff
 from service.facade.read_side import ReadSide
 
 MessageKind = Literal["event", "view", "patch"]
@@ -46,7 +46,7 @@ class LiveMessage:
 def view_patch(before: Any, after: Any) -> list[dict[str, Any]]:
     """The RFC 6902 patch taking view envelope `before` to `after`, guarded by a version test."""
     guard = {"op": "test", "path": "/version", "value": before["version"]}
-    return [guard, *jsonpatch.make_patch(before, after).patch]
+    return [guard, *json_diff(before, after)]
 
 
 class LiveFeed:
