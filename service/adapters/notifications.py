@@ -10,8 +10,11 @@ A message is the version in decimal, and, when the commit found listeners, each 
 view at that version, one per line: `<views field>\t<ViewEnvelope JSON>` (compact JSON has
 no raw tab or newline). Server-sent event streams then send their seat's view without reading
 it back: each update cost every stream a Redis round trip, the API's largest cost per command
-at half load (`skald bench`). An `Update` holds every seat's view: a listener takes its own
-(`view_for`) and nothing else.
+at half load (`skald bench`). Lines `live:after\t<version>` and `live:<seat or p>\t<JSON array
+of EventRecords>` carry the commit's events as each viewer may see them, so a feed that is at
+`live:after` sends them without reading the event stream either (two round trips per feed per
+update). An `Update` holds every seat's view: a listener takes its own (`view_for`,
+`events_for`) and nothing else.
 
 On a Redis Cluster the channels are sharded ones (SSUBSCRIBE, SPUBLISH: a message stays on
 the nodes of its game's slot): redis-py's cluster pub/sub keeps one connection per master
@@ -27,6 +30,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 import redis.exceptions
 import structlog
 from redis.asyncio import Redis
@@ -34,7 +38,7 @@ from redis.asyncio import Redis
 from service.adapters.redis_clients import is_cluster
 from service.adapters.redis_outage import REDIS_OUTAGE
 from service.adapters.store.keys import GameKeys
-from service.adapters.store.side import view_field
+from service.adapters.store.side import LIVE_AFTER_FIELD, live_events_field, view_field
 
 RECHECK = -1  # the version of the update every listener gets when messages may have been lost
 _QUEUE_SIZE = 64
@@ -43,6 +47,14 @@ _PUBSUB_CALL_S = 2.0  # the longest a (un)subscribe may hold the notifier's lock
 _SHARDED_POLL_S = 0.05  # a cluster's reader waits this long on one node before the next
 
 log = structlog.get_logger("skald.notify")
+
+
+class _Versioned(msgspec.Struct):
+    version: int
+
+
+_RECORDS = msgspec.json.Decoder(list[msgspec.Raw])
+_VERSION = msgspec.json.Decoder(_Versioned)
 
 
 @dataclass(frozen=True)
@@ -55,6 +67,16 @@ class Update:
     def view_for(self, seat: int | None) -> bytes | None:
         """The seat's (None: the public) JSON view at this version, if the message held it."""
         return self.views.get(view_field("json", seat).encode())
+
+    def events_for(self, seat: int | None, after: int) -> list[tuple[int, bytes]] | None:
+        """The seat's (None: the public) records of the events after version `after` up to
+        this one, each `(version, JSON)`, if the message held exactly those; else None."""
+        follows = self.views.get(LIVE_AFTER_FIELD.encode())
+        carried = self.views.get(live_events_field(seat).encode())
+        if follows is None or carried is None or int(follows) != after:
+            return None
+        records = _RECORDS.decode(carried)
+        return [(_VERSION.decode(record).version, bytes(record)) for record in records]
 
     @classmethod
     def parse(cls, data: bytes) -> Update:

@@ -34,6 +34,7 @@ from .routes import (
     players,
     ratings,
     reads,
+    socket,
     stream,
     webhooks,
 )
@@ -110,6 +111,8 @@ def route_handlers(settings: Settings) -> list[Any]:
     return [
         Router(API_PREFIX, route_handlers=[*api, *game_routers(GAME_ROUTES)]),
         Router("/", route_handlers=api, include_in_schema=False),
+        # A seat's WebSocket channel: /v1 only (docs/clients.md, "WebSocket channel").
+        Router(API_PREFIX, route_handlers=[socket.game_socket]),
         *OPS_ROUTES,
         *web_client_routes(),
     ]

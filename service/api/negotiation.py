@@ -184,8 +184,13 @@ def route_offers(handler: BaseRouteHandler) -> tuple[str, ...]:
     return offers
 
 
-def accept_guard(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
-    """Refuse (406) a request whose Accept header allows nothing the route offers."""
+async def accept_guard(
+    connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
+) -> None:
+    """Refuse (406) a request whose Accept header allows nothing the route offers.
+
+    A coroutine function: Litestar runs a plain function guard in a worker thread, a thread
+    hop on every request."""
     accept = connection.headers.get("accept", "").strip()
     if not accept:
         return

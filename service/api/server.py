@@ -28,6 +28,10 @@ from service.shared.settings import Settings
 from .asgi import litestar_of
 from .routes.stream import STREAMS_CLOSING_STATE_KEY, StreamsClosing
 
+# A frame a little over the body limit reaches the app, which answers it with a 413 problem
+# frame; far over it, the WebSocket protocol closes the connection (1009) without reading it.
+WS_FRAME_SLACK_BYTES = 1024
+
 
 def bounded_h11(max_connections: int, header_timeout_s: float) -> type[H11Protocol]:
     """uvicorn's h11 protocol with a cap on open connections and a deadline for request heads."""
@@ -51,6 +55,14 @@ def bounded_h11(max_connections: int, header_timeout_s: float) -> type[H11Protoc
             super().on_response_complete()
             if not self.transport.is_closing():
                 self._arm_head_deadline()
+
+        def handle_websocket_upgrade(self, event: Any) -> None:
+            # The connection is the WebSocket protocol's from now on (its own pings and
+            # limits): the head deadline must not close it.
+            if self._head_deadline is not None:
+                self._head_deadline.cancel()
+                self._head_deadline = None
+            super().handle_websocket_upgrade(event)
 
         def _arm_head_deadline(self) -> None:
             if self._head_deadline is not None:
@@ -103,6 +115,9 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicor
         port=port,
         http=bounded_h11(settings.max_connections, settings.header_timeout_s),
         h11_max_incomplete_event_size=settings.max_header_bytes,
+        # A seat's WebSocket (routes.socket): a frame is bounded as a request body is.
+        ws="websockets-sansio",
+        ws_max_size=settings.max_body_bytes + WS_FRAME_SLACK_BYTES,
         limit_concurrency=settings.limit_concurrency,
         timeout_keep_alive=settings.timeout_keep_alive_s,
         log_config=None,  # service.shared.logging has configured the process

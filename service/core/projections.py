@@ -23,7 +23,7 @@ from contracts.api import EventRecord, Turn
 from contracts.stream import SeedRevealed
 from service.adapters.store.command_keys import shown_id
 from service.adapters.store.records import StoredEvent
-from service.adapters.store.side import view_field
+from service.adapters.store.side import LIVE_AFTER_FIELD, live_events_field, view_field
 from service.core.codec import GameCodec, is_meta_event
 from service.core.forfeits import rank_forfeited_last
 
@@ -110,3 +110,16 @@ def visible_records(
             )
         )
     return records
+
+
+def encode_live_events(
+    codec: GameCodec, after: int, events: list[StoredEvent], seats: int, finished: bool
+) -> dict[str, bytes]:
+    """A commit's events as every viewer may see them (the records GET /events serves, as a
+    JSON array per viewer) and the version they follow: published with the views, so a live
+    feed sends them without reading them back."""
+    fields = {LIVE_AFTER_FIELD: str(after).encode()}
+    for seat in [None, *range(seats)]:
+        records = visible_records(codec, events, seat, finished)
+        fields[live_events_field(seat)] = _json.encode(records)
+    return fields

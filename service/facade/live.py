@@ -22,10 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import jsonpatch
 import msgspec
 
 from service.adapters.notifications import Update
+from service.facade.json_diff import json_diff
 from service.facade.read_side import ReadSide
 
 MessageKind = Literal["event", "view", "patch"]
@@ -46,7 +46,7 @@ class LiveMessage:
 def view_patch(before: Any, after: Any) -> list[dict[str, Any]]:
     """The RFC 6902 patch taking view envelope `before` to `after`, guarded by a version test."""
     guard = {"op": "test", "path": "/version", "value": before["version"]}
-    return [guard, *jsonpatch.make_patch(before, after).patch]
+    return [guard, *json_diff(before, after)]
 
 
 class LiveFeed:
@@ -75,16 +75,21 @@ class LiveFeed:
         feed is already there.
         """
         carried = update.view_for(self.seat) if update is not None else None
+        events = None
         if carried is not None and update is not None:
             version, body = update.version, await self.reads.with_players(self.game_id, carried)
+            events = update.events_for(self.seat, self.sent)
         else:
             version, body = await self.reads.view(self.game_id, self.seat)
         if self._view is not None and version <= self.sent:
             return []
-        messages = [
-            LiveMessage("event", record.version, _encode(record))
-            for record in await self._events_until(version)
-        ]
+        if events is not None:  # the commit's own records: nothing to read back
+            messages = [LiveMessage("event", at, data) for at, data in events]
+        else:
+            messages = [
+                LiveMessage("event", record.version, _encode(record))
+                for record in await self._events_until(version)
+            ]
         messages.append(self._view_message(version, body))
         self.sent = max(self.sent, version)
         return messages

@@ -92,15 +92,19 @@ async def paced_run(
     point_s: float,
     commands_per_game: int | None = None,
     meter: CpuMeter | None = None,
+    over_socket: bool = False,
 ) -> PacedRun:
     """A paced run (see load.paced) on `games` new tables; `meter` reads the CPU time of the
-    measured window. Each table gets enough commands for the offered pace unless told."""
+    measured window. Each table gets enough commands for the offered pace unless told; with
+    `over_socket` each seat plays over its WebSocket."""
     async with new_client(url, 2 * games + 8) as http:
         tables = await open_tables(http, games)
         per_game = commands_per_game or int(offered / games * (warmup_s + point_s)) + 4
         sequences = [recorded_commands(seed + n, per_game) for n in range(games)]
         opened = meter.start if meter is not None else None
-        run = await paced(http, tables, sequences, offered, point_s, warmup_s, opened)
+        run = await paced(
+            http, tables, sequences, offered, point_s, warmup_s, opened, over_socket=over_socket
+        )
         if meter is not None:
             meter.stop()
         return run

@@ -5,8 +5,10 @@
 The workload on both sides: two-seat race games (every move legal), one service process
 answering clients (Skald's API, with its workers and a Redis of this run's own; boardgame.io's
 one server process) and one load process (this one for Skald, a Node one for boardgame.io).
-A move counts when the other seat sees it: on Skald's server-sent event stream, in the other
-seat's boardgame.io `Client` over socket.io. Each side gets:
+A move counts when the other seat sees it: on Skald's seat WebSocket (each seat holds one for
+its commands and its updates; the ceiling and the light-load p50 are also measured over HTTP,
+a POST per move and the other seat on its server-sent event stream), in the other seat's
+boardgame.io `Client` over socket.io. Each side gets:
 - `ceiling_per_s`: every table moves again as soon as the other seat saw the last move;
 - `flood_per_s`: `games` x `moves_per_game`, each table as fast as its side lets it: Skald
   takes the next command once the last was accepted (202; its inbox orders them), and counts
@@ -184,30 +186,52 @@ async def _measure_skald(live: LiveSkald, redis_pid: int, load: PeerLoad) -> dic
     )
     flood_cpu = meter.used
     per_game = int(CEILING_HEADROOM * flood / load.games * (load.warmup_s + load.point_s)) + 10
-    ceiling = await paced_run(
-        live.url,
-        load.games,
-        0,
-        21_000_000,
-        warmup_s=load.warmup_s,
-        point_s=load.point_s,
-        commands_per_game=per_game,
-        meter=meter,
-    )
-    ceiling_cpu = meter.used
 
-    async def paced_at(games: int, offered: float, seed: int) -> PacedRun:
+    async def ceiling_run(seed: int, over_socket: bool) -> PacedRun:
         return await paced_run(
-            live.url, games, offered, seed, warmup_s=load.warmup_s, point_s=load.point_s
+            live.url,
+            load.games,
+            0,
+            seed,
+            warmup_s=load.warmup_s,
+            point_s=load.point_s,
+            commands_per_game=per_game,
+            meter=meter,
+            over_socket=over_socket,
         )
 
+    async def paced_at(games: int, offered: float, seed: int, over_socket: bool = True) -> PacedRun:
+        return await paced_run(
+            live.url,
+            games,
+            offered,
+            seed,
+            warmup_s=load.warmup_s,
+            point_s=load.point_s,
+            over_socket=over_socket,
+        )
+
+    # The paced figures over each seat's WebSocket (the fastest channel), and the ceiling and
+    # light-load p50 over HTTP (a POST per move, the other seat on its event stream) beside them.
+    ceiling_http = await ceiling_run(21_500_000, over_socket=False)
+    ceiling_http_cpu = meter.used
+    ceiling = await ceiling_run(21_000_000, over_socket=True)
+    ceiling_cpu = meter.used
+    light_http = await paced_at(load.light_games, load.light_per_s, 22_500_000, False)
     light = await paced_at(load.light_games, load.light_per_s, 22_000_000)
     halves = [
         await paced_at(load.latency_games, flood / 2, seed)
         for seed in range(23_000_000, 23_000_000 + 100_000 * load.half_max_windows, 100_000)
     ]
     moves = load.games * load.moves_per_game
-    return _side(flood, flood_cpu, ceiling, ceiling_cpu, light, halves, moves)
+    side = _side(flood, flood_cpu, ceiling, ceiling_cpu, light, halves, moves)
+    side["http"] = {
+        "ceiling_per_s": round(ceiling_http.achieved_per_s, 1),
+        "cpu_ms_per_move": _per_move_ms(ceiling_http_cpu, len(ceiling_http.latencies)),
+        "p50_light_ms": latency_row(light_http)["p50_ms"],
+        "latency_light": latency_row(light_http),
+    }
+    return side
 
 
 def _peer_paced(run: boardgameio.PeerRun) -> PacedRun:
@@ -274,6 +298,14 @@ def ratios(sides: dict[str, dict[str, Any]]) -> dict[str, float]:
         figures[f"p99_half_max_vs_boardgameio{suffix}"] = _ratio(
             skald["p99_half_max_ms"], peer["p99_half_max_ms"]
         )
+        http = skald.get("http", {})
+        if http:  # the same two figures with Skald's client on HTTP and event streams
+            figures[f"paced_http_vs_boardgameio{suffix}"] = _ratio(
+                http["ceiling_per_s"], peer["ceiling_per_s"]
+            )
+            figures[f"p50_light_http_vs_boardgameio{suffix}"] = _ratio(
+                http["p50_light_ms"], peer["p50_light_ms"]
+            )
     skald = sides["skald_aof"]
     figures["flood_vs_boardgameio_flatfile"] = _ratio(skald["flood_per_s"], flatfile["flood_per_s"])
     figures["flood_cpu_per_move_vs_boardgameio_flatfile"] = _ratio(

@@ -233,6 +233,8 @@ async def paced(
     duration_s: float,
     warmup_s: float = 0.0,
     on_measuring: Callable[[], None] | None = None,
+    *,
+    over_socket: bool = False,
 ) -> PacedRun:
     """Offer `offered_per_s` commands per second spread over the tables for `warmup_s`, then
     for `duration_s` timing each command from submit until the other seat's stream shows its
@@ -241,8 +243,13 @@ async def paced(
 
     An `offered_per_s` of 0 offers no pace: each table sends its next command as soon as the
     other seat's stream shows the last (the ceiling with the other seat notified).
-    `on_measuring` is called when the measured window opens."""
-    streams = [[SeatStream(http, table, seat) for seat in range(2)] for table in tables]
+    `on_measuring` is called when the measured window opens. With `over_socket` each seat
+    holds one WebSocket (tests.bench.socket_load) for its commands and its updates, instead of
+    an event stream and a POST per command."""
+    from tests.bench.socket_load import SeatSocket  # it imports this module's Table
+
+    channel = SeatSocket if over_socket else SeatStream
+    streams: list[list[Any]] = [[channel(http, t, seat) for seat in range(2)] for t in tables]
     await asyncio.gather(*(s.opened() for pair in streams for s in pair))
     run = PacedRun(offered_per_s, 0.0)
     interval = len(tables) / offered_per_s if offered_per_s else 0.0  # each table's pace
@@ -256,16 +263,21 @@ async def paced(
         if on_measuring is not None:
             on_measuring()
 
-    async def play(table: Table, sequence: list[bytes], pair: list[SeatStream]) -> None:
+    async def play(table: Table, sequence: list[bytes], pair: list[Any]) -> None:
         next_at = started + rng.random() * interval  # spread the tables' phases
         seen = max(stream.version for stream in pair)
         for body in sequence[table.sent :]:
             await _sleep_until(next_at)
             if time.perf_counter() >= deadline:
                 return
-            other = pair[1 - table.seat_of(table.sent)]
+            mover = table.seat_of(table.sent)
+            other = pair[1 - mover]
             sent_at = time.perf_counter()
-            await post_command(http, table, body)
+            if over_socket:
+                await pair[mover].send(body)
+                table.sent += 1
+            else:
+                await post_command(http, table, body)
             seen = await other.beyond(seen)
             if sent_at >= measured_from:
                 run.latencies.append(time.perf_counter() - sent_at)

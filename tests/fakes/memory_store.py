@@ -247,7 +247,10 @@ class InMemoryEventStore:
         )
         game.lease = (batch.lease, self._clock() + batch.lease_ttl_ms / 1000)
         if batch.views:
-            game.views.update(batch.views)
+            # As commit.lua: the `live:` fields ride to the notification, never stored.
+            game.views.update(
+                (name, value) for name, value in batch.views.items() if not name.startswith("live:")
+            )
             game.views_version = version
         return game.head
 

@@ -27,6 +27,12 @@ RATIOS = {
     for figure in ("paced", "flood", "cpu_per_move", "p50_light", "p99_half_max")
     for suffix in ("", "_no_persistence")
 } | {"flood_vs_boardgameio_flatfile", "flood_cpu_per_move_vs_boardgameio_flatfile"}
+# Skald's paced figures over HTTP (its bench client plays over WebSockets otherwise).
+HTTP_RATIOS = {
+    f"{figure}_http_vs_boardgameio{suffix}"
+    for figure in ("paced", "p50_light")
+    for suffix in ("", "_no_persistence")
+}
 SIDE_FIGURES = {
     "flood_per_s",
     "flood_cpu_ms_per_move",
@@ -63,7 +69,7 @@ def test_bench_with_the_peer_prints_every_peer_figure() -> None:
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     figures = json.loads(done.stdout)
     assert "e2e_per_s" in figures
-    assert figures.keys() >= RATIOS
+    assert figures.keys() >= RATIOS | HTTP_RATIOS
     peer = figures["peer"]
     assert peer["versions"]["boardgame.io"] == "0.50.2"
     sides = peer["sides"]
@@ -73,6 +79,9 @@ def test_bench_with_the_peer_prints_every_peer_figure() -> None:
         # every side really moved: the other seat saw moves in each measured window
         assert sides[name]["latency_light"]["commands"] > 0, name
         assert sides[name]["flood_per_s"] > 0, name
+    for name in ("skald_aof", "skald_memory"):
+        assert sides[name]["http"]["latency_light"]["commands"] > 0, name
+        assert set(sides[name]["http"]["cpu_ms_per_move"]) == PROCESSES[name], name
     assert sides["boardgameio_flatfile"]["flood_per_s"] > 0
     assert set(sides["boardgameio_flatfile"]["flood_cpu_ms_per_move"]) == {
         "server",

@@ -126,6 +126,17 @@ def view_field(fmt: str, seat: int | None) -> str:
     return f"{fmt}:{'p' if seat is None else seat}"
 
 
+# Fields that ride with a commit's views to its notification but are never stored: the
+# version the commit's events follow, and each viewer's records of those events.
+LIVE_PREFIX = "live:"
+LIVE_AFTER_FIELD = "live:after"
+
+
+def live_events_field(seat: int | None) -> str:
+    """The notification field of one seat's (or the public, `p`) records of a commit's events."""
+    return f"{LIVE_PREFIX}{'p' if seat is None else seat}"
+
+
 class Views:
     """Pre-encoded projections outside a commit (rebuilds); reads go through the store."""
 

@@ -10,11 +10,11 @@ from typing import Literal
 
 from service.adapters.store.deadlines import Deadlines
 from service.adapters.store.ports import EventLog
-from service.adapters.store.records import Batch, ReceivedCommand, Turn
+from service.adapters.store.records import Batch, ReceivedCommand, StoredEvent, Turn
 from service.core.codec import codec_for
 from service.core.pipeline.apply import BatchPlan, plan_batch
 from service.core.pipeline.session import GameSession, load_session
-from service.core.projections import encode_views
+from service.core.projections import encode_live_events, encode_views
 
 # "resting": not even a refusal could be written for the game; it keeps its lease until the
 # lease expires (then the sweeper wakes it) rather than spin from runner to runner.
@@ -76,6 +76,8 @@ async def plan_turn(
     # the session's state can no longer be trusted (then they are rebuilt afterwards).
     project = bool(plan.events) and session.rules_supported and plan.state_trusted
     views = views_of(session) if project else {}
+    if project:
+        views |= live_events_of(session, plan)
     batch = Batch(
         lease=turn.lease,
         expected_version=plan.expected_version,
@@ -116,6 +118,17 @@ async def drop_round_deadlines(
             await deadlines.drop_game(game_id)
     going_on = [(game_id, plan.dropped) for game_id, plan in committed if not plan.finished]
     await deadlines.drop_many(going_on)
+
+
+def live_events_of(session: GameSession, plan: BatchPlan) -> dict[str, bytes]:
+    """The batch's events as each viewer may see them, for the commit's notification."""
+    stored = [
+        StoredEvent(plan.expected_version + n, event.data, event.hash, event.command_id)
+        for n, event in enumerate(plan.events, start=1)
+    ]
+    return encode_live_events(
+        session.codec, plan.expected_version, stored, session.meta.seats, plan.finished
+    )
 
 
 async def drop_deadlines(deadlines: Deadlines | None, game_id: str, plan: BatchPlan) -> None:

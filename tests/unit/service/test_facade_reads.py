@@ -253,3 +253,65 @@ async def test_events_of_a_game_under_other_rules_are_refused_clearly(
 
     assert raised.value.code == "game.rules_version"
     assert "0-old" in raised.value.message
+
+
+async def _records(harness: Harness, game_id: str, after: int, viewer: int | None) -> Any:
+    page = await harness.skald.reads.events_after(game_id, after, viewer, 100)
+    return [(record.version, msgspec.json.encode(record)) for record in page.events]
+
+
+async def test_an_update_carries_each_viewers_records_of_its_events_as_events_gives_them(
+    harness: Harness, fake_redis: fakeredis.aioredis.FakeRedis
+) -> None:
+    game_id = await new_game(harness, target=6)
+    updates = harness.skald.reads.updates(game_id)
+    seen = (await anext(updates)).version
+    sent = 0
+    # When the race is played to its end, each update read as it comes
+    while not (turn := await harness.skald.reads.turn(game_id, None)).finished:
+        command = {"type": "Move", "steps": 3}
+        await harness.skald.commands.submit(game_id, turn.to_act[0], f"c{sent}", command, "r")
+        await harness.run_jobs()
+        sent += 1
+        update = await asyncio.wait_for(anext(updates), 1.0)
+        # Then every viewer's records of the commit's events are those GET /events serves
+        # it (the last commit's: with the chain values and the seed, the game being over)
+        for viewer in (None, 0, 1):
+            carried = update.events_for(viewer, seen)
+            assert carried == await _records(harness, game_id, seen, viewer)
+            assert carried and carried[-1][0] == update.version
+        last_public = update.events_for(None, seen) or []
+        # And only a feed at the version the events follow may take them as they are
+        assert update.events_for(0, seen - 1) is None
+        seen = update.version
+    await updates.aclose()
+    # The last commit revealed the seed: its records say so, with their chain values
+    assert msgspec.json.decode(last_public[-1][1])["event"]["type"] == "SeedRevealed"
+    assert all(msgspec.json.decode(data)["hash"] for _, data in last_public)
+    # The records ride to the notification only: the stored views hold none of them
+    views_keys = [key async for key in fake_redis.scan_iter(match=f"*{game_id}*:views")]
+    assert views_keys
+    fields = await fake_redis.hkeys(views_keys[0])
+    assert fields and not [name for name in fields if name.startswith(b"live:")]
+
+
+async def test_an_update_carries_no_record_a_viewer_may_not_see(harness: Harness) -> None:
+    from domain import games
+
+    games.register(_Silent())
+    try:
+        game_id = (await harness.skald.commands.create_game("race-silent", race_config())).game_id
+        updates = harness.skald.reads.updates(game_id)
+        seen = (await anext(updates)).version
+        seat = RACE.to_act(await _state(harness, game_id))[0]
+        await harness.skald.commands.submit(game_id, seat, "c1", {"type": "Move", "steps": 1}, "r")
+        await harness.run_jobs()
+        update = await asyncio.wait_for(anext(updates), 1.0)
+        await updates.aclose()
+        # Every game event is withheld while the game goes on: nobody's records carry one
+        for viewer in (None, 0, 1):
+            assert update.events_for(viewer, seen) == []
+            assert await _records(harness, game_id, seen, viewer) == []
+        assert update.version > seen
+    finally:
+        games.unregister("race-silent")

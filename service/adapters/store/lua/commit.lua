@@ -4,7 +4,9 @@
 -- back in the ready set when commands wait past the new cursor (one round trip, not two).
 -- With a channel, it publishes the new version there once something was decided, in the same
 -- step: whoever it wakes reads the outcomes and views already written. When the channel has
--- listeners the message also carries each viewer's JSON view (format: service/adapters/notifications.py).
+-- listeners the message also carries each viewer's JSON view and, from the `live:` pairs among
+-- the views (published, never stored), each viewer's records of the events (format:
+-- service/adapters/notifications.py).
 -- KEYS: meta, events, commands, lease, views, inbox, ready
 --   On a Redis Cluster without ready (the game's slot only): the channel is a sharded one
 --   (SPUBLISH), and a game to put back is returned as such for the caller to mark ready.
@@ -58,7 +60,14 @@ for n, field in ipairs(fields) do
     redis.call('HSET', KEYS[3], field, ARGV[first_decided + (n - 1) * 3 + 2])
 end
 if first_view <= #ARGV then
-    redis.call('HSET', KEYS[5], 'v', version, unpack(ARGV, first_view))
+    local stored = {'v', version}
+    for i = first_view, #ARGV - 1, 2 do
+        if string.sub(ARGV[i], 1, 5) ~= 'live:' then  -- for the notification only
+            stored[#stored + 1] = ARGV[i]
+            stored[#stored + 1] = ARGV[i + 1]
+        end
+    end
+    redis.call('HSET', KEYS[5], unpack(stored))
 end
 redis.call('HSET', KEYS[1], 'v', version, 'h', ARGV[4], 'cur', ARGV[3])
 if ARGV[5] == '1' then
@@ -76,7 +85,8 @@ if ARGV[11] ~= '' and (n_events > 0 or n_decided > 0) then
     if listeners > 0 then
         local lines = {message}
         for i = first_view, #ARGV - 1, 2 do
-            if string.sub(ARGV[i], 1, 5) == 'json:' then
+            local kind = string.sub(ARGV[i], 1, 5)
+            if kind == 'json:' or kind == 'live:' then
                 lines[#lines + 1] = ARGV[i] .. '\t' .. ARGV[i + 1]
             end
         end

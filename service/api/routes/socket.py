@@ -1,0 +1,238 @@
+"""A seat's WebSocket: its commands in, its outcomes and live updates out, on one connection.
+
+The frames are `service.api.socket_channel`'s. The hello authenticates (the seat token in the
+first frame, or a stream ticket: never a token in the URL) and chooses where the feed starts,
+as the server-sent event stream's `Last-Event-ID`; the feed then sends exactly what that stream
+sends for the seat. Commands go through the same facade call as POST .../commands, under the
+same checks (contract, size and depth, rate per seat). The connection ends with the server's
+shutdown as the streams do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import secrets
+from typing import Any
+
+from litestar import WebSocket, websocket
+from litestar.di import NamedDependency
+from litestar.exceptions import WebSocketDisconnect
+from litestar.params import FromPath
+
+from contracts.api import CommandOutcome
+from service.adapters.notifications import Update
+from service.facade.live import LiveFeed
+from service.facade.skald import Skald
+from service.shared.errors import InvalidInput, ServiceError, Unavailable
+
+from ..limits import bounded_wait
+from ..metrics import ApiMetrics
+from ..negotiation import MAX_BODY_DEPTH_STATE_KEY
+from ..socket_channel import (
+    CLOSE_GOING_AWAY,
+    CLOSE_POLICY,
+    HELLO_EXPECTED,
+    Hello,
+    SocketCommand,
+    live_frame,
+    outcome_frame,
+    parse_frame,
+    problem_frame,
+    validate_hello,
+)
+from .stream import _CLOSE, STREAMS_CLOSING_STATE_KEY, StreamsClosing, _pump
+
+
+def _metrics(socket: WebSocket[Any, Any, Any]) -> ApiMetrics:
+    metrics: ApiMetrics = socket.app.state["metrics"]
+    return metrics
+
+
+class _Channel:
+    """One open connection: its seat, its frames' limits, and its sends (one at a time)."""
+
+    def __init__(self, socket: WebSocket[Any, Any, Any], skald: Skald, game_id: str) -> None:
+        self.socket = socket
+        self.skald = skald
+        self.game_id = game_id
+        self.max_bytes = skald.settings.max_body_bytes
+        self.max_depth: int = socket.app.state[MAX_BODY_DEPTH_STATE_KEY]
+        self._ids = (f"ws-{secrets.token_hex(6)}-{n}" for n in itertools.count())
+        self._waits: set[asyncio.Task[None]] = set()
+
+    def request_id(self) -> str:
+        """A fresh id for what one frame asks (logged with the command, as X-Request-ID is)."""
+        return next(self._ids)
+
+    async def send(self, frame: bytes) -> None:
+        """One frame, as text (every frame is JSON)."""
+        await self.socket.send_data(frame.decode(), mode="text")
+
+    async def receive(self) -> Hello | SocketCommand | None:
+        """The next client frame; None once the client has gone."""
+        message: dict[str, Any] = dict(await self.socket.receive())
+        if message["type"] == "websocket.disconnect":
+            return None
+        data: str | bytes = message.get("text") or message.get("bytes") or b""
+        return parse_frame(data, self.max_bytes, self.max_depth)
+
+    async def command(self, frame: SocketCommand, seat: int) -> None:
+        """Submit a command; answer with its outcome (now, or once decided with `wait`)."""
+        try:
+            wait = bounded_wait(frame.wait, self.skald.settings.max_wait_s)
+            commands = self.skald.commands
+            outcome = await commands.submit(
+                self.game_id, seat, frame.command_id, frame.command, self.request_id()
+            )
+        except ServiceError as error:
+            await self.send(problem_frame(error, self.request_id(), frame.command_id))
+            return
+        _metrics(self.socket).commands.labels(outcome.status).inc()
+        if outcome.status == "queued" and wait > 0:
+            task = asyncio.create_task(self._outcome_later(frame.command_id, seat, wait))
+            self._waits.add(task)
+            task.add_done_callback(self._waits.discard)
+            return
+        await self.send(outcome_frame(outcome))
+
+    async def _outcome_later(self, command_id: str, seat: int, wait: float) -> None:
+        try:
+            outcome: CommandOutcome = await self.skald.commands.wait_outcome(
+                self.game_id, command_id, wait, seat=seat
+            )
+        except ServiceError as error:
+            await self.send(problem_frame(error, self.request_id(), command_id))
+            return
+        await self.send(outcome_frame(outcome))
+
+    async def close(self) -> None:
+        """Stop the outcomes still awaited."""
+        for task in list(self._waits):
+            task.cancel()
+        await asyncio.gather(*self._waits, return_exceptions=True)
+
+
+async def _hello(channel: _Channel) -> tuple[int, Hello] | None:
+    """The seat and the hello of a connection; None (closed, a problem sent) if refused."""
+    try:
+        async with asyncio.timeout(channel.skald.settings.header_timeout_s):
+            frame = await channel.receive()
+        if frame is None:
+            return None
+        if not isinstance(frame, Hello):
+            raise InvalidInput(HELLO_EXPECTED, "the first frame is a `hello`", status=400)
+        validate_hello(frame)
+        skald, game_id = channel.skald, channel.game_id
+        if frame.ticket is not None:
+            seat = await skald.redeem_stream_ticket(game_id, frame.ticket)
+        else:
+            seat = await skald.authenticate(game_id, frame.token or "")
+    except TimeoutError:
+        await channel.socket.close(CLOSE_POLICY, "no hello in time")
+        return None
+    except ServiceError as error:
+        await channel.send(problem_frame(error, channel.request_id()))
+        await channel.socket.close(CLOSE_POLICY, error.code)
+        return None
+    return seat, frame
+
+
+async def _feed(
+    channel: _Channel, feed: LiveFeed, queue: asyncio.Queue[Update | None], opening: Any
+) -> None:
+    """Send the opening messages, then every version as updates come, until the queue ends."""
+    for message in opening:
+        await channel.send(live_frame(message))
+    while (update := await queue.get()) is not _CLOSE:
+        for message in await feed.catch_up(update):
+            await channel.send(live_frame(message))
+
+
+async def _commands(channel: _Channel, seat: int) -> None:
+    """Read command frames until the client goes; a bad frame is answered, never fatal."""
+    while True:
+        try:
+            frame = await channel.receive()
+        except ServiceError as error:
+            await channel.send(problem_frame(error, channel.request_id()))
+            continue
+        if frame is None:
+            return
+        if isinstance(frame, Hello):
+            again = InvalidInput(HELLO_EXPECTED, "a connection says hello once", status=400)
+            await channel.send(problem_frame(again, channel.request_id()))
+            continue
+        await channel.command(frame, seat)
+
+
+@websocket("/games/{game_id:str}/socket", include_in_schema=False)
+async def game_socket(
+    socket: WebSocket[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
+) -> None:
+    """A seat's commands and live updates on one WebSocket (docs/clients.md)."""
+    closing: StreamsClosing = socket.app.state[STREAMS_CLOSING_STATE_KEY]
+    await socket.accept()
+    channel = _Channel(socket, skald, game_id)
+    if closing.closed:
+        error = Unavailable("server.stopping", "the server is shutting down", retry_after=1.0)
+        await channel.send(problem_frame(error, channel.request_id()))
+        await socket.close(CLOSE_GOING_AWAY)
+        return
+    greeted = await _hello(channel)
+    if greeted is None:
+        return
+    seat, hello = greeted
+    try:
+        await _serve(channel, seat, hello, closing)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await channel.close()
+    with contextlib.suppress(Exception):  # already closed by the client: nothing to say
+        await socket.close(CLOSE_GOING_AWAY)
+
+
+async def _serve(channel: _Channel, seat: int, hello: Hello, closing: StreamsClosing) -> None:
+    skald, game_id = channel.skald, channel.game_id
+    try:
+        updates = skald.reads.updates(game_id)
+        first = await anext(updates)
+    except ServiceError as error:
+        await channel.send(problem_frame(error, channel.request_id()))
+        return
+    after = first.version if hello.after is None else hello.after
+    if after > first.version:
+        await updates.aclose()
+        too_far = InvalidInput(
+            "stream.bad_last_event_id",
+            f"`after` {after} is past the game's version {first.version}",
+            status=400,
+        )
+        await channel.send(problem_frame(too_far, channel.request_id()))
+        return
+    feed = LiveFeed(skald.reads, game_id, seat, after=after, patches=hello.view == "patch")
+    queue: asyncio.Queue[Update | None] = asyncio.Queue()
+    pump = asyncio.create_task(_pump(updates, queue))
+    closing.add(queue)
+    metrics = _metrics(channel.socket)
+    metrics.streams_open.inc()
+    try:
+        opening = await feed.catch_up()
+        feeding = asyncio.create_task(_feed(channel, feed, queue, opening))
+        reading = asyncio.create_task(_commands(channel, seat))
+        await asyncio.wait({feeding, reading}, return_when=asyncio.FIRST_COMPLETED)
+        for task in (feeding, reading):
+            task.cancel()
+        results = await asyncio.gather(feeding, reading, return_exceptions=True)
+        for result in results:
+            if isinstance(result, Exception) and not isinstance(result, WebSocketDisconnect):
+                raise result
+    finally:
+        metrics.streams_open.dec()
+        closing.discard(queue)
+        pump.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await pump
+        await updates.aclose()
