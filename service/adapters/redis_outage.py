@@ -13,4 +13,7 @@ REDIS_OUTAGE: tuple[type[Exception], ...] = (
     redis.exceptions.MasterDownError,
     redis.exceptions.TryAgainError,
     redis.exceptions.ClusterDownError,
+    # A cluster's client ran out of redirections and retries while a failover moved slots.
+    redis.exceptions.ClusterError,
+    redis.exceptions.SlotNotCoveredError,
 )

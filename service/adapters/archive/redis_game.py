@@ -120,6 +120,7 @@ class HotGames:
                 keys.views,
                 keys.lease,
                 keys.fence,
+                keys.base + "notified",  # the notification projector's cursor
             ],
             args=[archived.version, archived.last_inbox_id],
         )

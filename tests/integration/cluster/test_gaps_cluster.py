@@ -44,7 +44,10 @@ async def test_a_submit_stopped_before_its_wake_is_found_and_marked_ready(
     # The API process dies after the submit script, before it marks the game anywhere.
     reply = await store.scripts.submit(
         keys=[keys.meta, keys.commands, keys.inbox, keys.rate(received.seat)],
-        args=[received.command_id, received.seat, "r", received.body, "job", 0, 1000, "g1", 4, 1],
+        args=[
+            *(received.key, received.seat, "r", received.body, "job", 0, 1000, "g1", 4, 1),
+            *(received.command_id, 1),
+        ],
     )
     assert reply[0] == b"accepted"
     assert await store.redis.zscore(store.ready_key, "g1") is None
@@ -92,7 +95,8 @@ async def test_with_wait_a_command_is_acknowledged_once_a_replica_holds_it(
         replica = redis.Redis(port=replica_port)
         try:
             replica.execute_command("READONLY")
-            assert replica.hget(store.keys("g1").commands, "c1") == accepted.inbox_id.encode()
+            field = command("c1").key
+            assert replica.hget(store.keys("g1").commands, field) == accepted.inbox_id.encode()
         finally:
             replica.close()
 
@@ -118,7 +122,10 @@ async def test_a_retried_submit_marks_its_game_again(store: RedisEventStore) -> 
     keys = store.keys("g1")
     await store.scripts.submit(
         keys=[keys.meta, keys.commands, keys.inbox, keys.rate(received.seat)],
-        args=[received.command_id, received.seat, "r", received.body, "job", 0, 1000, "g1", 4, 1],
+        args=[
+            *(received.key, received.seat, "r", received.body, "job", 0, 1000, "g1", 4, 1),
+            *(received.command_id, 1),
+        ],
     )  # the API died before the wake; the client, unanswered, sends the command again
 
     again = await store.submit("g1", received, "job-2", 0, 1000)

@@ -2,7 +2,8 @@
 -- game is still the one archived: finished, at the archived version, with the same last inbox
 -- entry (a command submitted to a finished game after the archive was read keeps it here),
 -- every command decided, and no worker holding its lease.
--- KEYS: meta, inbox, events, commands, secret, seats, views, lease, fence
+-- KEYS: meta, inbox, events, commands, secret, seats, views, lease, fence, notified (the
+-- notification projector's cursor)
 -- ARGV: version, last inbox id ("0-0" when none)
 -- Returns 1 when the keys were deleted, 0 when the game changed (left as it is).
 local head = redis.call('HMGET', KEYS[1], 'v', 'st', 'cur')
