@@ -66,7 +66,8 @@ class Clock(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # (games whose rules let a seat pass, each game's README says); or the seat forfeits
     on_timeout: Literal["bot", "skip", "forfeit"] = "bot"
     # whether an abandoned seat's player takes it back from the bot with their next command
-    take_back: bool = False
+    # (strictly a boolean on the wire: true or false, never 0 or 1)
+    take_back: Literal[True, False] = False
 
 
 class ClockSet(msgspec.Struct, tag="ClockSet", tag_field="type", frozen=True):

@@ -24,6 +24,7 @@ from .metrics import ApiMetrics, MetricsMiddleware
 from .negotiation import MAX_BODY_DEPTH_STATE_KEY, NegotiatingRequest, accept_guard
 from .openapi import openapi_config
 from .problems import exception_handlers
+from .query_guard import single_query_guard
 from .routes import (
     commands,
     echo,
@@ -137,7 +138,7 @@ def create_litestar(settings: Settings, connect: Connect = bootstrap.connect) ->
         },
         exception_handlers=exception_handlers(settings.max_body_bytes),
         request_class=NegotiatingRequest,
-        guards=[accept_guard],
+        guards=[accept_guard, single_query_guard],
         request_max_body_size=settings.max_body_bytes,
         openapi_config=openapi_config(),
         cors_config=cors_config(settings),

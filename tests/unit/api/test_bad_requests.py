@@ -225,3 +225,33 @@ async def test_a_client_hanging_up_mid_body_is_a_499_in_logs_and_metrics(
     exposition = (await api.client.get("/metrics")).text
     assert 'route="/games",status="499"' in exposition
     assert 'route="/games",status="500"' not in exposition
+
+
+@pytest.mark.parametrize(
+    ("path", "query"),
+    [
+        ("/games/{game}/events", "after=0&after=1"),
+        ("/games/{game}/events", "after=0.0&limit=5&after=0.0"),
+        ("/games/{game}/replay", "at=1&at=2"),
+    ],
+)
+async def test_a_query_parameter_given_twice_is_a_400_problem(
+    api: Api, path: str, query: str
+) -> None:
+    game_id, _ = await api.seated_game()
+    response = await api.client.get(f"{path.format(game=game_id)}?{query}")
+    problem = assert_problem(response, 400, "request.query_repeated")
+    assert problem["details"]["parameter"] == query.split("=")[0]
+
+
+async def test_a_submit_with_a_repeated_query_parameter_changes_nothing(api: Api) -> None:
+    game_id, tokens = await api.seated_game()
+    seat = (await turn(api, game_id))["to_act"][0]
+    before = await stream_version(api, game_id)
+    response = await api.client.post(
+        f"/games/{game_id}/commands?wait=0&wait=1",
+        json={"command_id": "c", "command": MOVE},
+        headers=bearer(tokens[seat]),
+    )
+    assert_problem(response, 400, "request.query_repeated")
+    assert await stream_version(api, game_id) == before
