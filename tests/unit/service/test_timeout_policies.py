@@ -24,8 +24,9 @@ from service.core.codec import codec_for
 from service.core.forfeits import FORFEITED_LAST
 from service.core.pipeline.deadlines import fire_due
 from service.read.history.audit import audit_version
-from service.read.history.disclosure import OPERATOR, SPECTATOR
+from service.read.history.disclosure import OPERATOR, SPECTATOR, Disclosure
 from service.read.history.fairness import first_mismatch
+from service.read.history.replay import move_list
 from service.shared.errors import InvalidInput
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness
@@ -174,6 +175,20 @@ async def test_an_abandoned_seat_is_taken_back_by_its_players_next_command(
     assert (await commands.outcome(game_id, "mine")).status == "applied"
     verified = await harness.skald.history.verify(game_id)
     assert verified.ok, [c for c in verified.checks if c.status == "failed"]
+    # Replay's move list shows the take-back with the command that took the seat back, and
+    # audit by version marks it as the service's event (no command's span holds it)
+    stored = await stream(harness, "race", game_id)
+    taken_at = next(v for v, (e, _) in enumerate(stored, start=1) if e == SeatTakenBack(seat))
+    history = await harness.skald.history.history(game_id)
+    disclosure = Disclosure(SPECTATOR, history.game, history.finished)
+    moves = {m.command_id: m.text for m in move_list(history, disclosure, history.last_version)}
+    assert moves["back"].startswith(f"v{taken_at} seat {seat} took the seat back from the bot; ")
+    assert moves["back"].endswith("refused")  # the rules refused the move, the take-back stands
+    assert "took the seat back" not in moves["o1"] + moves["mine"]
+    before = move_list(history, disclosure, taken_at - 1)
+    assert all("took the seat back" not in m.text for m in before)
+    assert audit_version(history, taken_at, OPERATOR).subject == "service"
+    assert audit_version(history, 1, OPERATOR).subject == "opening"
 
 
 async def test_an_abandoned_seat_stays_the_bots_without_take_back(harness: Harness) -> None:
