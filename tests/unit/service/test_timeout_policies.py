@@ -5,10 +5,12 @@ controls."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from io import StringIO
 from typing import Any
 
 import fakeredis
 import pytest
+from rich.console import Console
 
 from contracts.stream import (
     BOT_ID_PREFIX,
@@ -20,6 +22,7 @@ from contracts.stream import (
     TurnSkipped,
     TurnTimedOut,
 )
+from service.cli.audit_command import print_audit
 from service.core.codec import codec_for
 from service.core.forfeits import FORFEITED_LAST
 from service.core.pipeline.deadlines import fire_due
@@ -189,6 +192,14 @@ async def test_an_abandoned_seat_is_taken_back_by_its_players_next_command(
     assert all("took the seat back" not in m.text for m in before)
     assert audit_version(history, taken_at, OPERATOR).subject == "service"
     assert audit_version(history, 1, OPERATOR).subject == "opening"
+    # and the audit CLI prints both the take-back and a bot's move by version
+    bot_at = next(v for v, (_, cid) in enumerate(stored, start=1) if cid and cid.startswith("bot:"))
+    printed = StringIO()
+    out = Console(file=printed, width=200)
+    print_audit(out, history, audit_version(history, taken_at, OPERATOR))
+    print_audit(out, history, audit_version(history, bot_at, OPERATOR))
+    assert f"version {taken_at}: the service's own event" in printed.getvalue()
+    assert f"version {bot_at}: a bot's move" in printed.getvalue()
 
 
 async def test_an_abandoned_seat_stays_the_bots_without_take_back(harness: Harness) -> None:
