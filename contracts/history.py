@@ -107,15 +107,19 @@ class FairnessReport(msgspec.Struct, frozen=True, omit_defaults=True):
     mismatch: DrawMismatch | None = None
 
 
-AuditSubject = Literal["command", "opening", "seed", "bot"]  # bot: a bot's move (no inbox)
+# bot: a bot's move (no inbox); service: an event the service appended after the opening that
+# no command's span holds (a seat taken back from its bot, the turn clocks after a move)
+AuditSubject = Literal["command", "opening", "seed", "bot", "service"]
 
 
 class AuditReport(msgspec.Struct, frozen=True, omit_defaults=True):
     """Everything about one move: the command as received, the table before, the legal
     alternatives then, what it produced or why it was refused, and the chain up to it.
 
-    `subject` is "opening" for GameCreated and the setup events (no command caused them) and
-    "seed" for SeedRevealed. `fairness` is present once the game is over.
+    `subject` is "opening" for GameCreated and the setup events (no command caused them),
+    "seed" for SeedRevealed, "service" for the service's own events after the opening that no
+    command's span holds (`SeatTakenBack`, `TurnClocks`). `fairness` is present once the
+    game is over.
     """
 
     game_id: str

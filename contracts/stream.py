@@ -136,7 +136,9 @@ class SeatTakenBack(msgspec.Struct, tag="SeatTakenBack", tag_field="type", froze
     seat: int
 
 
-# Bots' moves carry command ids `bot:<seat>:<version>` (a colon: no client id holds one).
+# Bots' moves carry command ids `bot:<seat>:<version>:<bot>` (a colon: no client id holds one;
+# <bot> is `greedy`, or `pass` for a skipped seat's passing move; ids stored before the marker,
+# `bot:<seat>:<version>`, were a uniformly random stand-in's).
 BOT_ID_PREFIX = "bot:"
 
 LifecycleEvent = GameOpened | TableStarted | GameCancelled

@@ -111,6 +111,10 @@ def _subject(report: AuditReport) -> str:
         return f"{version}: the opening (GameCreated and setup; no command)"
     if report.subject == "seed":
         return f"{version}: the seed revealed at the end"
+    if report.subject == "service":
+        return f"{version}: the service's own event (no command's span holds it)"
+    if report.subject == "bot":
+        return f"{version}: a bot's move"
     assert report.command is not None
     command = f"command {report.command.command_id}"
     return f"{version} ({command})" if version else command

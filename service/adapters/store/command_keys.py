@@ -6,7 +6,7 @@ same id and get two commands; nothing about one seat's ids is said to another. T
 Records written before ids were per seat are keyed by the bare id (ids were then unique per
 game); they stay readable: a bare-keyed record belongs to the seat stored in it, and a bare
 event tag to the first command received with that id. Bots' moves are tagged
-`bot:<seat>:<version>`, a name no key can take (a key starts with a seat number).
+`bot:<seat>:<version>[:<bot>]`, a name no key can take (a key starts with a seat number).
 """
 
 from __future__ import annotations

@@ -159,7 +159,11 @@ async def load_session(
             raise GameMissing(game_id)
         session = GameSession.start(game_id, meta, codec_for(meta.game), seed, head)
     if session.behind(head):
-        session.fold(await store.read(game_id, after=session.version))
+        # Up to the head read above, never past it: the lease may be free (or lost), so
+        # another worker may commit meanwhile, and a state folded past its version would be
+        # folded forward again from that version by the next batch.
+        missing = head.version - session.version
+        session.fold(await store.read(game_id, after=session.version, limit=missing))
     session.move_to(head)
     return session
 

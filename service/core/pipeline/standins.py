@@ -4,14 +4,15 @@ in for a seat whose deadline passed, and the turn clocks after each command.
 Pure apart from the session and the list of events it advances (like `apply`). Bots (each
 game's greedy bot) choose only among `legal_commands`, seeded by the game's seed and the
 version, so a replay draws the same moves; their events carry the command id
-`bot:<seat>:<version>` (a colon: no client id holds one), which is how audit tells a bot's
-move from a player's.
+`bot:<seat>:<version>:<bot>` (a colon: no client id holds one), which is how audit tells a
+bot's move from a player's and the fairness check which bot to re-derive it with (`BotMove`).
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from contracts.base import Command
 from contracts.stream import (
@@ -22,6 +23,7 @@ from contracts.stream import (
     TurnTimedOut,
 )
 from domain import engine
+from domain.bots import RandomBot
 from domain.engine import Game
 from service.adapters.store.records import NewEvent
 from service.core.pipeline.chain import link
@@ -32,6 +34,12 @@ from service.core.pipeline.session import GameSession
 MAX_BOT_MOVES = 10_000  # per command: a game of bots alone still ends, but never loops here
 Deadline = tuple[int, int, int]  # (seat, since, deadline ms)
 PASS_SUFFIX = "pass"  # ends the command id of a passing move played for a skipped seat
+BotKind = Literal["random", "greedy", "pass"]
+# The bot that stands in for seats now. Ids without a marker were written before the marker
+# existed, when stand-ins picked uniformly: they mean "random", so such games still verify.
+STANDIN_BOT: BotKind = "greedy"
+UNMARKED_BOT: BotKind = "random"
+BOT_KINDS: tuple[BotKind, ...] = ("random", "greedy", "pass")
 
 
 def append(session: GameSession, out: list[NewEvent], data: bytes, command_id: str | None) -> None:
@@ -60,28 +68,62 @@ def evolve_all(
     return bool(events) and game.outcome(session.state) is not None
 
 
-def bot_command_id(seat: int, version: int) -> str:
-    """The command id of a bot's move."""
-    return f"{BOT_ID_PREFIX}{seat}:{version}"
+@dataclass(frozen=True)
+class BotMove:
+    """What a bot move's command id says: the seat, the version it was chosen at, and which
+    bot chose it ("pass": the game's passing command, played for a skipped seat)."""
+
+    seat: int
+    version: int
+    kind: BotKind
 
 
-def bot_command(game: Game, state: Any, seat: int, seed: bytes, version: int) -> Command | None:
-    """The bot's move for `seat` at `version`: the game's greedy bot, seeded by the game's
-    seed and the version, so a replay (and the fairness check) draws the same one."""
-    draw = hashlib.sha256(seed + b"bot" + version.to_bytes(8, "big"))
-    return game.greedy_bot(draw.digest()).choose(game, state, seat)
+def bot_command_id(seat: int, version: int, kind: BotKind | None = None) -> str:
+    """The command id of a bot's move (by default the stand-in bot's, `STANDIN_BOT`)."""
+    kind = STANDIN_BOT if kind is None else kind
+    marker = "" if kind == UNMARKED_BOT else f":{kind}"
+    return f"{BOT_ID_PREFIX}{seat}:{version}{marker}"
+
+
+def parse_bot_id(command_id: str) -> BotMove | None:
+    """The bot move a command id names, or None when it is no bot's id (or a malformed one)."""
+    if not command_id.startswith(BOT_ID_PREFIX):
+        return None
+    parts = command_id[len(BOT_ID_PREFIX) :].split(":")
+    if len(parts) not in (2, 3) or not all(part.isdigit() for part in parts[:2]):
+        return None
+    kind = parts[2] if len(parts) == 3 else UNMARKED_BOT
+    if kind not in BOT_KINDS:
+        return None
+    return BotMove(int(parts[0]), int(parts[1]), kind)  # type: ignore[arg-type]
+
+
+def bot_command(
+    game: Game, state: Any, seat: int, seed: bytes, version: int, kind: BotKind | None = None
+) -> Command | None:
+    """The bot's move for `seat` at `version`, seeded by the game's seed and the version, so
+    a replay (and the fairness check) draws the same one: the game's greedy bot, or (`random`,
+    what stand-ins played before the greedy bots) a uniform pick among the legal commands."""
+    kind = STANDIN_BOT if kind is None else kind
+    draw = hashlib.sha256(seed + b"bot" + version.to_bytes(8, "big")).digest()
+    if kind == "random":
+        return RandomBot(draw).choose(game, state, seat)
+    if kind == "pass":
+        return game.pass_command(state, seat)
+    return game.greedy_bot(draw).choose(game, state, seat)
 
 
 def _bot_move(session: GameSession, out: list[NewEvent], seat: int) -> bool | None:
     """One bot move for `seat`: whether it ended the game, None when it had nothing to do."""
     game = session.game
-    command = bot_command(game, session.state, seat, session.seed, session.version)
+    kind = STANDIN_BOT
+    command = bot_command(game, session.state, seat, session.seed, session.version, kind)
     if command is None:
         return None
     events = engine.decide(game, session.state, command, seat, session.chance)
     if not events:
         return None
-    return evolve_all(session, out, events, bot_command_id(seat, session.version))
+    return evolve_all(session, out, events, bot_command_id(seat, session.version, kind))
 
 
 def bot_moves(session: GameSession, out: list[NewEvent]) -> bool:
@@ -116,7 +158,7 @@ def check_current(session: GameSession, timeout: TimeOut) -> None:
 def pass_command_id(seat: int, version: int) -> str:
     """The command id of a passing move the service plays for a skipped seat (a bot's id, so
     audit marks it; the fairness check re-derives it from the game's `pass_command`)."""
-    return f"{bot_command_id(seat, version)}:{PASS_SUFFIX}"
+    return bot_command_id(seat, version, PASS_SUFFIX)
 
 
 def _pass_move(session: GameSession, out: list[NewEvent], seat: int) -> bool | None:

@@ -46,7 +46,15 @@ def audit_version(history: GameHistory, version: int, audience: Audience) -> Aud
             history.game_id, version, f"its command {command_id!r} is not in the game's inbox"
         )
     subject: AuditSubject = "seed" if isinstance(event, SeedRevealed) else "opening"
+    if subject == "opening" and version > _opening_end(history):
+        subject = "service"  # e.g. a seat taken back, the turn clocks after a move
     return _audit_event(history, version, subject, audience)
+
+
+def _opening_end(history: GameHistory) -> int:
+    """The last version of the opening: every event before the first command's."""
+    firsts = [step.first_version for step in history.steps if step.first_version is not None]
+    return min(firsts, default=history.last_version + 1) - 1
 
 
 def audit_command(

@@ -21,7 +21,7 @@ from domain.chance import Chance, commitment
 from domain.engine import decide, fold
 from domain.errors import IllegalCommand
 from service.core.pipeline.lifecycle import SYSTEM_SEAT
-from service.core.pipeline.standins import PASS_SUFFIX, bot_command
+from service.core.pipeline.standins import bot_command, parse_bot_id
 from service.read.history.disclosure import plain
 from service.read.history.record import GameHistory, Step
 from service.shared.errors import InvalidInput
@@ -123,13 +123,13 @@ def _bot_moves(
             return _uncaused(history, version, version), state
         groups.setdefault(command_id, []).append((version, event))
     for command_id, recorded in groups.items():
-        parts = command_id[len(BOT_ID_PREFIX) :].split(":")
-        seat, at = int(parts[0]), int(parts[1])
-        if parts[2:] == [PASS_SUFFIX]:  # a skipped seat's passing move
-            command = game.pass_command(state, seat)
-        else:
-            command = bot_command(game, state, seat, seed, at)
-        expected = [] if command is None else decide(game, state, command, seat, chance)
+        move = parse_bot_id(command_id)
+        if move is None:
+            at = recorded[0][0]
+            return DrawMismatch(at, f"{command_id!r} names no bot move", None, None), state
+        # The bot the id names (unmarked ids: the random stand-ins of games stored before).
+        command = bot_command(game, state, move.seat, seed, move.version, move.kind)
+        expected = [] if command is None else decide(game, state, command, move.seat, chance)
         mismatch = _compare(expected, recorded, recorded[0][0], tally)
         if mismatch is not None:
             return mismatch, state

@@ -17,6 +17,7 @@ from service.core.forfeits import forfeited_seats, rank_forfeited_last
 from service.read.history.disclosure import Audience, Disclosure
 from service.read.history.history_errors import VersionOutOfRange
 from service.read.history.record import GameHistory, Step
+from service.read.history.take_backs import take_backs
 
 WITHHELD = "withheld until the game ends"
 
@@ -50,11 +51,15 @@ def _versions(step: Step) -> str:
     return f"v{step.first_version}-{step.last_version}"
 
 
-def move_text(history: GameHistory, step: Step, disclosure: Disclosure) -> str:
+def move_text(
+    history: GameHistory, step: Step, disclosure: Disclosure, taken_back: int | None = None
+) -> str:
     """One readable line: versions, seat, command, and what became of it."""
     shown = disclosure.may_see_seat(step.seat)
     what = command_text(history, step) if shown else f"(command {WITHHELD})"
     line = f"{_versions(step)} seat {step.seat}: {what}"
+    if taken_back is not None:  # the command took the seat back from its bot first
+        line = f"v{taken_back} seat {step.seat} took the seat back from the bot; {line}"
     if step.status == "queued":
         return f"{line} (queued)"
     if step.status == "refused":
@@ -74,7 +79,9 @@ def move_text(history: GameHistory, step: Step, disclosure: Disclosure) -> str:
     return f"{line} -> {'; '.join(visible)}{hidden}"
 
 
-def move_record(history: GameHistory, step: Step, disclosure: Disclosure) -> MoveRecord:
+def move_record(
+    history: GameHistory, step: Step, disclosure: Disclosure, taken_back: int | None = None
+) -> MoveRecord:
     """One move as data, with what the audience may not see left out."""
     shown = disclosure.may_see_seat(step.seat)
     events = []
@@ -85,7 +92,7 @@ def move_record(history: GameHistory, step: Step, disclosure: Disclosure) -> Mov
         seat=step.seat,
         status=step.status,
         received_at=received_at(step.received.inbox_id),
-        text=move_text(history, step, disclosure),
+        text=move_text(history, step, disclosure, taken_back),
         command_id=step.command_id,
         first_version=step.first_version,
         last_version=step.last_version,
@@ -97,7 +104,11 @@ def move_record(history: GameHistory, step: Step, disclosure: Disclosure) -> Mov
 
 def move_list(history: GameHistory, disclosure: Disclosure, up_to: int) -> list[MoveRecord]:
     """Every command decided by version `up_to`, in the order decided."""
-    return [move_record(history, step, disclosure) for step in history.decided_steps(up_to)]
+    taken = {key: v for key, v in take_backs(history).items() if v <= up_to}
+    return [
+        move_record(history, step, disclosure, taken.get(step.key))
+        for step in history.decided_steps(up_to)
+    ]
 
 
 def withheld_notes(history: GameHistory, disclosure: Disclosure) -> list[str]:

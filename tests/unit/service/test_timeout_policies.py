@@ -5,10 +5,12 @@ controls."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from io import StringIO
 from typing import Any
 
 import fakeredis
 import pytest
+from rich.console import Console
 
 from contracts.stream import (
     BOT_ID_PREFIX,
@@ -20,12 +22,14 @@ from contracts.stream import (
     TurnSkipped,
     TurnTimedOut,
 )
+from service.cli.audit_command import print_audit
 from service.core.codec import codec_for
 from service.core.forfeits import FORFEITED_LAST
 from service.core.pipeline.deadlines import fire_due
 from service.read.history.audit import audit_version
-from service.read.history.disclosure import OPERATOR, SPECTATOR
+from service.read.history.disclosure import OPERATOR, SPECTATOR, Disclosure
 from service.read.history.fairness import first_mismatch
+from service.read.history.replay import move_list
 from service.shared.errors import InvalidInput
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness
@@ -174,6 +178,28 @@ async def test_an_abandoned_seat_is_taken_back_by_its_players_next_command(
     assert (await commands.outcome(game_id, "mine")).status == "applied"
     verified = await harness.skald.history.verify(game_id)
     assert verified.ok, [c for c in verified.checks if c.status == "failed"]
+    # Replay's move list shows the take-back with the command that took the seat back, and
+    # audit by version marks it as the service's event (no command's span holds it)
+    stored = await stream(harness, "race", game_id)
+    taken_at = next(v for v, (e, _) in enumerate(stored, start=1) if e == SeatTakenBack(seat))
+    history = await harness.skald.history.history(game_id)
+    disclosure = Disclosure(SPECTATOR, history.game, history.finished)
+    moves = {m.command_id: m.text for m in move_list(history, disclosure, history.last_version)}
+    assert moves["back"].startswith(f"v{taken_at} seat {seat} took the seat back from the bot; ")
+    assert moves["back"].endswith("refused")  # the rules refused the move, the take-back stands
+    assert "took the seat back" not in moves["o1"] + moves["mine"]
+    before = move_list(history, disclosure, taken_at - 1)
+    assert all("took the seat back" not in m.text for m in before)
+    assert audit_version(history, taken_at, OPERATOR).subject == "service"
+    assert audit_version(history, 1, OPERATOR).subject == "opening"
+    # and the audit CLI prints both the take-back and a bot's move by version
+    bot_at = next(v for v, (_, cid) in enumerate(stored, start=1) if cid and cid.startswith("bot:"))
+    printed = StringIO()
+    out = Console(file=printed, width=200)
+    print_audit(out, history, audit_version(history, taken_at, OPERATOR))
+    print_audit(out, history, audit_version(history, bot_at, OPERATOR))
+    assert f"version {taken_at}: the service's own event" in printed.getvalue()
+    assert f"version {bot_at}: a bot's move" in printed.getvalue()
 
 
 async def test_an_abandoned_seat_stays_the_bots_without_take_back(harness: Harness) -> None:
