@@ -10,6 +10,7 @@ export interface Envelope {
   version: number;
   seat: number | null;
   view: unknown;
+  players?: { seat: number; name: string }[];
 }
 
 export interface Listener {

@@ -4,6 +4,7 @@ import { sentence } from '../moves';
 import { Target, type Picking } from '../target';
 import { fieldKeys } from './generic';
 import type { GameUi } from './types';
+import { useSeatName } from '../names';
 
 type View = Schemas['FireAndAxeView'];
 const SEAT_COLOURS = ['#d33c3c', '#2f6fd0', '#e3b21c', '#3a9a4a', '#8d4fc0'];
@@ -69,16 +70,17 @@ function Board(props: { view: unknown; picking?: Picking }) {
 
 function Side(props: { view: unknown }) {
   const view = props.view as View;
+  const name = useSeatName();
   return (
     <table class="seats">
       <caption>
         Era {view.era}, round {view.round}
         {view.round_limit ? ` of ${view.round_limit}` : ''} · demand: {view.demand}
-        {view.turn ? ` · seat ${view.turn.seat} is playing` : ' · game over'}
+        {view.turn ? ` · ${name(view.turn.seat)} is playing` : ' · game over'}
       </caption>
       <thead>
         <tr>
-          <th>Seat</th>
+          <th>Player</th>
           <th>At</th>
           <th>Crew</th>
           <th>Goods</th>
@@ -90,7 +92,7 @@ function Side(props: { view: unknown }) {
         {view.seats.map((s) => (
           <tr key={s.seat} class={view.turn?.seat === s.seat ? 'acting' : ''}>
             <td>
-              <span class="swatch" style={{ background: SEAT_COLOURS[s.seat] }} /> {s.seat}
+              <span class="swatch" style={{ background: SEAT_COLOURS[s.seat] }} /> {name(s.seat)}
               {view.viewer === s.seat ? ' (you)' : ''}
             </td>
             <td>{s.location}</td>

@@ -5,6 +5,7 @@ import { centre, corners, points, viewBox, type Point } from '../hex';
 import { hexKey, sentence, type Command } from '../moves';
 import { Target, type Picking } from '../target';
 import type { GameUi } from './types';
+import { useSeatName } from '../names';
 
 type View = Schemas['FjordsView'];
 const SIZE = 40;
@@ -202,6 +203,7 @@ function Board(props: { view: unknown; picking?: Picking }) {
 
 function Side(props: { view: unknown }) {
   const view = props.view as View;
+  const name = useSeatName();
   return (
     <table class="seats">
       <caption>
@@ -210,7 +212,7 @@ function Side(props: { view: unknown }) {
       </caption>
       <thead>
         <tr>
-          <th>Seat</th>
+          <th>Player</th>
           <th>Colour</th>
           <th>Longhouses</th>
           <th>Vikings</th>
@@ -221,7 +223,7 @@ function Side(props: { view: unknown }) {
         {view.seats.map((s) => (
           <tr key={s.seat} class={view.to_act.includes(s.seat) ? 'acting' : ''}>
             <td>
-              {s.seat}
+              {name(s.seat)}
               {s.seat === view.viewer ? ' (you)' : ''}
               {s.out ? ' · out' : ''}
             </td>

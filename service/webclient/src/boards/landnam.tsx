@@ -5,6 +5,7 @@ import { sentence } from '../moves';
 import { Target, type Picking } from '../target';
 import { fieldKeys } from './generic';
 import type { GameUi } from './types';
+import { useSeatName } from '../names';
 
 type View = Schemas['LandnamView'];
 const SIZE = 34;
@@ -89,14 +90,15 @@ function Board(props: { view: unknown; picking?: Picking }) {
 
 function Side(props: { view: unknown }) {
   const view = props.view as View;
+  const name = useSeatName();
   return (
     <table class="seats">
       <caption>
-        {view.active !== null ? `Seat ${view.active} is playing` : 'Nobody is playing'} · {view.fate_deck} fate cards in the deck
+        {view.active !== null ? `${name(view.active)} is playing` : 'Nobody is playing'} · {view.fate_deck} fate cards in the deck
       </caption>
       <thead>
         <tr>
-          <th>Seat</th>
+          <th>Player</th>
           <th>Points</th>
           <th>Cards</th>
           <th>Tokens (white, red, black)</th>
@@ -107,7 +109,7 @@ function Side(props: { view: unknown }) {
         {view.players.map((p) => (
           <tr key={p.seat} class={view.active === p.seat ? 'acting' : ''}>
             <td>
-              <span class="swatch" style={{ background: SEAT_COLOURS[p.seat] }} /> {p.seat}
+              <span class="swatch" style={{ background: SEAT_COLOURS[p.seat] }} /> {name(p.seat)}
               {view.viewer === p.seat ? ' (you)' : ''}
             </td>
             <td>{p.points}</td>

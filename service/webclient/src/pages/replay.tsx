@@ -2,8 +2,9 @@
  * beside the board. The board at version N is the API's replay at N (the public view). */
 import { useEffect, useState } from 'preact/hooks';
 
-import { reads, reason, type Frame } from '../api';
+import { ok, reads, reason, spectator, type Frame } from '../api';
 import { GAMES } from '../games';
+import { namer, PlayerNames, type PlayerName } from '../names';
 import { link, replaceLink } from '../route';
 import { GameLinks, OutcomeText } from './common';
 
@@ -14,6 +15,13 @@ export function Replay(props: { game: string; id: string; at: number | null }) {
   const [at, setAt] = useState<number | null>(props.at);
   const [frame, setFrame] = useState<Frame | null>(null);
   const [error, setError] = useState('');
+  // The players' names: the replay's frames carry none, the game's public view does.
+  const [players, setPlayers] = useState<PlayerName[]>([]);
+  useEffect(() => {
+    ok(spectator.GET('/v1/games/{game_id}/view', { params: { path: { game_id: id } } }))
+      .then((read) => setPlayers(read.players))
+      .catch(() => undefined);
+  }, [id]);
 
   useEffect(() => {
     let current = true;
@@ -36,7 +44,9 @@ export function Replay(props: { game: string; id: string; at: number | null }) {
   const version = at ?? frame?.version ?? 0;
   // Version 1 is the first event (the game's creation); the API has no table before it.
   const go = (n: number) => setAt(Math.max(1, Math.min(last, n)));
+  const name = namer(players);
   return (
+    <PlayerNames players={players}>
     <div class="replay">
       <header class="table-head">
         <h1>
@@ -76,7 +86,7 @@ export function Replay(props: { game: string; id: string; at: number | null }) {
           <aside class="side">
             <p class="status">
               {frame.finished ? 'Finished' : 'In play'} · rules {frame.rules_version}
-              {frame.to_act.length ? ` · to play: seat ${frame.to_act.join(', ')}` : ''}
+              {frame.to_act.length ? ` · to play: ${frame.to_act.map(name).join(', ')}` : ''}
             </p>
             {frame.view && ui.Side && <ui.Side view={frame.view} />}
             <OutcomeText outcome={frame.version === last ? frame.outcome : null} />
@@ -90,11 +100,11 @@ export function Replay(props: { game: string; id: string; at: number | null }) {
                     <li key={move.command_id} class={`${move.status}${current ? ' current' : ''}`}>
                       {first !== null ? (
                         <button class="link" onClick={() => go(move.last_version ?? first)}>
-                          v{first}: seat {move.seat}: {move.text}
+                          v{first}: {name(move.seat)}: {move.text}
                         </button>
                       ) : (
                         <span>
-                          seat {move.seat}: {move.text} ({move.status})
+                          {name(move.seat)}: {move.text} ({move.status})
                         </span>
                       )}{' '}
                       {first !== null && <a href={link.audit(game, id, first)}>audit</a>}
@@ -107,5 +117,6 @@ export function Replay(props: { game: string; id: string; at: number | null }) {
         </div>
       )}
     </div>
+    </PlayerNames>
   );
 }

@@ -7,9 +7,11 @@ import { GAMES } from '../games';
 import { identity } from '../identity';
 import { follow, type Envelope } from '../live';
 import { choices, reachable, select, sentence, type Command } from '../moves';
+import { listNames, namer, PlayerNames } from '../names';
 import { link } from '../route';
 import type { Picking } from '../target';
 import { Choices, GameLinks, OutcomeText } from './common';
+import { Clocks, GameActions } from './table_actions';
 
 
 function joinBody(): { name: string } {
@@ -177,9 +179,11 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
   }
 
   if (!ui) return <p role="alert">Unknown game “{game}”.</p>;
+  const name = namer(envelope?.players);
   const toAct = turn?.to_act ?? [];
   const mine = seated && turn?.seat !== null && turn?.seat !== undefined && toAct.includes(turn.seat);
   return (
+    <PlayerNames players={envelope?.players}>
     <div class={`table ${game}${busy ? ' busy' : ''}`} data-state={`${turn?.version ?? ''}|${legal.length}|${selection.join(',')}|${busy}`}>
       <header class="table-head">
         <h1>
@@ -187,9 +191,18 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
         </h1>
         <GameLinks game={game} id={id} />
         <p class="status" aria-live="polite">
-          {seated ? `You are seat ${turn?.seat}` : 'Watching (public view)'} · version {envelope?.version ?? turn?.version ?? '…'} · {status}
-          {turn?.finished ? ' · the game is over' : toAct.length ? ` · to play: seat ${toAct.join(', ')}` : ''}
+          {seated && turn?.seat !== null && turn?.seat !== undefined ? `You are ${name(turn.seat)} (seat ${turn.seat})` : 'Watching (public view)'} · version{' '}
+          {envelope?.version ?? turn?.version ?? '…'} · {status}
+          {turn?.phase === 'cancelled'
+            ? ' · the game was cancelled'
+            : turn?.finished
+              ? ' · the game is over'
+              : toAct.length
+                ? ` · to play: ${listNames(name, toAct)}`
+                : ''}
         </p>
+        <Clocks turn={turn} />
+        <GameActions game={game} id={id} turn={turn} seated={seated === true} onChange={() => setRefresh(refresh + 1)} />
       </header>
       {open && <WaitingRoom game={game} id={id} turn={turn} seated={seated === true} onChange={() => setRefresh(refresh + 1)} />}
       {envelope && (
@@ -211,7 +224,7 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
                     Clear the selection (Escape)
                   </button>
                 )}
-                <Choices ui={ui} view={envelope.view} moves={left} onPlay={play} limit={selection.length ? 80 : 12} />
+                <Choices ui={ui} view={envelope.view} moves={left} onPlay={play} limit={selection.length || !picking?.reachable.size ? 200 : 12} />
               </>
             )}
             {ui.Side && <ui.Side view={envelope.view} />}
@@ -230,5 +243,6 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
         </div>
       )}
     </div>
+    </PlayerNames>
   );
 }
