@@ -1,13 +1,13 @@
 /** Looot: the main board (land spaces, the ocean's Longships), each player's Fjord, the
  * Trophies; the seat's legal moves as targets on them. */
-import type { Schemas } from '../api';
 import { centre, corners, points, viewBox } from '../hex';
 import { hexKey, sentence, words, type Command } from '../moves';
 import { Target, type Picking } from '../target';
 import type { GameUi } from './types';
 import { useSeatName } from '../names';
+import { loootOps, type LoootCommand, type LoootView } from '../ops';
 
-type View = Schemas['LoootView'];
+type View = LoootView;
 const SIZE = 30;
 const SEAT_COLOURS = ['#d33c3c', '#2f6fd0', '#e3b21c', '#3a9a4a'];
 const TERRAIN: Record<string, string> = {
@@ -155,8 +155,8 @@ function Fjord(props: { view: View; seat: number; picking?: Picking }) {
   );
 }
 
-function Board(props: { view: unknown; picking?: Picking }) {
-  const view = props.view as View;
+function Board(props: { view: View; picking?: Picking }) {
+  const { view } = props;
   const { picking } = props;
   const name = useSeatName();
   const pending = view.turn && view.turn.seat === (view.viewer ?? view.turn.seat) ? view.turn.pending : [];
@@ -232,8 +232,8 @@ function describe(command: Command): string {
   }
 }
 
-function Side(props: { view: unknown }) {
-  const view = props.view as View;
+function Side(props: { view: View }) {
+  const { view } = props;
   const name = useSeatName();
   if (!view.turn) return <p class="status">The game is over.</p>;
   return (
@@ -244,7 +244,8 @@ function Side(props: { view: unknown }) {
   );
 }
 
-export const looot: GameUi = {
+export const looot: GameUi<View, LoootCommand> = {
+  ops: loootOps,
   name: 'looot',
   label: 'Looot',
   players: [2, 4],
@@ -252,5 +253,5 @@ export const looot: GameUi = {
   Side,
   keysOf,
   describe,
-  toAct: (view) => ((view as View).turn ? [(view as View).turn!.seat] : []),
+  toAct: (view) => (view.turn ? [view.turn!.seat] : []),
 };

@@ -56,13 +56,13 @@ export function same(a: unknown, b: unknown): boolean {
 }
 
 /** The commands left after the board selection, each a button that plays it. */
-export function Choices(props: {
-  ui: GameUi;
-  view: unknown;
-  moves: Command[];
-  onPlay?(command: Command): void;
+export function Choices<V, C extends Command>(props: {
+  ui: GameUi<V, C>;
+  view: V | null;
+  moves: C[];
+  onPlay?(command: C): void;
   limit?: number;
-  played?: Command;
+  played?: C | null;
 }) {
   const { ui, view, moves, onPlay } = props;
   const limit = props.limit ?? 40;

@@ -2,30 +2,33 @@
  * beside the board. The board at version N is the API's replay at N (the public view). */
 import { useEffect, useState } from 'preact/hooks';
 
-import { ok, reads, reason, spectator, type Frame } from '../api';
-import { GAMES } from '../games';
+import { reason, spectator } from '../api';
+import type { GameUi } from '../boards/types';
+import type { Command } from '../moves';
+import type { FrameOf } from '../ops';
 import { namer, PlayerNames, type PlayerName } from '../names';
 import { link, replaceLink } from '../route';
 import { GameLinks, OutcomeText } from './common';
 
 
-export function Replay(props: { game: string; id: string; at: number | null }) {
-  const { game, id } = props;
-  const ui = GAMES[game];
+export function ReplayOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: string; at: number | null }) {
+  const { ui, id } = props;
+  const game = ui.name;
   const [at, setAt] = useState<number | null>(props.at);
-  const [frame, setFrame] = useState<Frame | null>(null);
+  const [frame, setFrame] = useState<FrameOf<V, C> | null>(null);
   const [error, setError] = useState('');
   // The players' names: the replay's frames carry none, the game's public view does.
   const [players, setPlayers] = useState<PlayerName[]>([]);
   useEffect(() => {
-    ok(spectator.GET('/v1/games/{game_id}/view', { params: { path: { game_id: id } } }))
+    ui.ops
+      .view(spectator, id)
       .then((read) => setPlayers(read.players))
       .catch(() => undefined);
   }, [id]);
 
   useEffect(() => {
     let current = true;
-    reads
+    ui.ops
       .replay(id, at)
       .then((read) => {
         if (!current) return;
@@ -39,7 +42,6 @@ export function Replay(props: { game: string; id: string; at: number | null }) {
     };
   }, [id, at]);
 
-  if (!ui) return <p role="alert">Unknown game “{game}”.</p>;
   const last = frame?.last_version ?? 0;
   const version = at ?? frame?.version ?? 0;
   // Version 1 is the first event (the game's creation); the API has no table before it.

@@ -2,7 +2,9 @@
  * starts; and the clock of the seats to act. */
 import { useEffect, useState } from 'preact/hooks';
 
-import { api, ok, reason, type Turn } from '../api';
+import { reason, type Schemas } from '../api';
+import type { Command } from '../moves';
+import type { GameOps } from '../ops';
 import { useSeatName } from '../names';
 import { link } from '../route';
 
@@ -15,7 +17,10 @@ export function clockText(ms: number): string {
 }
 
 /** Each waited-for seat's turn clock, counting down to its deadline; nothing in untimed games. */
-export function Clocks(props: { turn: Turn | null }) {
+/** The parts of a turn these pieces read (any game's turn has them). */
+type TurnState = Omit<Schemas['Turn'], 'legal_commands'>;
+
+export function Clocks(props: { turn: TurnState | null }) {
   const name = useSeatName();
   const [now, setNow] = useState(() => Date.now());
   const deadlines = Object.entries(props.turn?.deadlines ?? {}).map(([seat, at]) => [Number(seat), at] as const);
@@ -40,24 +45,28 @@ type Action = 'resign' | 'rematch' | 'cancel';
 
 /** The buttons a seat has on this game now: resign while it runs (asked twice), the rematch
  * once it is over, cancel while it waits for players (the API lets only its creator). */
-export function GameActions(props: { game: string; id: string; turn: Turn | null; seated: boolean; onChange(): void }) {
-  const { game, id, turn, seated } = props;
+export function GameActions<V, C extends Command>(props: {
+  ops: GameOps<V, C>;
+  game: string;
+  id: string;
+  turn: TurnState | null;
+  seated: boolean;
+  onChange(): void;
+}) {
+  const { ops, game, id, turn, seated } = props;
   const [asking, setAsking] = useState<Action | null>(null);
   const [message, setMessage] = useState<{ text: string; refused: boolean } | null>(null);
   if (!seated || !turn) return null;
-  const path = { params: { path: { game_id: id } } };
   async function act(what: Action) {
     setAsking(null);
     setMessage(null);
     try {
       if (what === 'rematch') {
-        const rematch = await ok(api.POST('/v1/games/{game_id}/rematch', path));
+        const rematch = await ops.rematch(id);
         location.hash = link.table(game, rematch.game_id);
         return;
       }
-      const outcome = await ok(
-        what === 'resign' ? api.POST('/v1/games/{game_id}/resign', path) : api.POST('/v1/games/{game_id}/cancel', path),
-      );
+      const outcome = await (what === 'resign' ? ops.resign(id) : ops.cancel(id));
       setMessage({
         text: what === 'resign' ? `You resigned: a bot plays your seat (${outcome.status}).` : `The game is cancelled (${outcome.status}).`,
         refused: false,
