@@ -95,3 +95,36 @@ def test_resign_and_cancel_from_the_table(web_service: WebService, browser: Brow
         timeout=STEP_MS,
     )
     assert page.locator(".your-turn").count() == 0
+
+
+def test_a_timed_game_shows_the_clock_of_the_seat_to_act(
+    web_service: WebService, browser: Browser
+) -> None:
+    """A Fjords game with an hour per move, two players seated over the API: the watch page
+    shows the clock of the seat to act, at the deadline the API's turn gives, by its name."""
+    url = web_service.url
+    body = {"game": "fjords", "config": {"players": 2}, "clock": {"per_move_s": 3600}}
+    created = httpx.post(f"{url}/v1/games", json=body, timeout=15)
+    assert created.status_code == 201, created.text
+    game_id = created.json()["game_id"]
+    for name in ("Astrid", "Bjorn"):
+        joined = httpx.post(f"{url}/v1/games/{game_id}/seats", json={"name": name}, timeout=15)
+        assert joined.status_code == 201, joined.text
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(f"{url}/play/#/fjords/{game_id}/watch")
+    page.wait_for_selector(".clocks li[data-seat]", timeout=STEP_MS)
+    turn = turn_of(url, game_id)
+    deadlines = {int(seat): at for seat, at in turn["deadlines"].items()}
+    assert deadlines and set(deadlines) == set(turn["to_act"])
+    clocks = page.locator(".clocks li[data-seat]")
+    shown = {
+        int(clocks.nth(i).get_attribute("data-seat") or -1): int(
+            clocks.nth(i).get_attribute("data-deadline") or 0
+        )
+        for i in range(clocks.count())
+    }
+    assert shown == deadlines
+    names = {0: "Astrid", 1: "Bjorn"}
+    text = page.inner_text(".clocks")
+    assert all(names[seat] in text for seat in deadlines) and "left to play" in text
+    assert page.locator("section[aria-label='Game actions']").count() == 0  # a spectator
