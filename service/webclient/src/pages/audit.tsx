@@ -2,9 +2,10 @@
  * drawn on it, its events or its refusal, the hash chain, and the fairness proof once over. */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 
-import { reason } from '../api';
+import { reason, spectator } from '../api';
 import type { GameUi } from '../boards/types';
 import { choices, reachable, select, sentence, type Command } from '../moves';
+import { namer, PlayerNames, type PlayerName } from '../names';
 import type { ReportOf } from '../ops';
 import { link } from '../route';
 import type { Picking } from '../target';
@@ -17,6 +18,14 @@ export function AuditOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: str
   const [report, setReport] = useState<ReportOf<V, C> | null>(null);
   const [error, setError] = useState('');
   const [selection, setSelection] = useState<string[]>([]);
+  // The players' names: the report carries none, the game's public view does.
+  const [players, setPlayers] = useState<PlayerName[]>([]);
+  useEffect(() => {
+    ui.ops
+      .view(spectator, id)
+      .then((read) => setPlayers(read.players))
+      .catch(() => undefined);
+  }, [id]);
 
   useEffect(() => {
     ui.ops
@@ -39,6 +48,7 @@ export function AuditOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: str
     pick: (key) => setSelection(select(selection, key)),
   };
   return (
+    <PlayerNames players={players}>
     <div class="audit">
       <header class="table-head">
         <h1>
@@ -68,7 +78,9 @@ export function AuditOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: str
               {report.command ? (
                 <dl>
                   <dt>Seat</dt>
-                  <dd>{report.command.seat}</dd>
+                  <dd>
+                    {namer(players)(report.command.seat)} (seat {report.command.seat})
+                  </dd>
                   <dt>Command</dt>
                   <dd class="played-command">{played ? ui.describe(played, before) : 'none'}</dd>
                   <dt>Command id</dt>
@@ -138,5 +150,6 @@ export function AuditOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: str
         </div>
       )}
     </div>
+    </PlayerNames>
   );
 }
