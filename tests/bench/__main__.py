@@ -65,6 +65,12 @@ ROWS = [
     ("e2e_players_per_s", "commands/s", 0),
     ("e2e_webhooks_per_s", "commands/s", 0),
     ("webhooks_vs_none", "ratio", 3),
+    ("web_assets_gzip_bytes", "bytes", 0),
+    ("web_assets_vs_budget", "ratio", 3),
+    ("web_first_render_ms", "ms", 1),
+    ("web_render_vs_plain_page", "ratio", 1),
+    ("web_spectator_p50_ms", "ms", 1),
+    ("web_spectator_vs_reply", "ratio", 2),
     ("notifications_delivered_per_s", "notifications/s", 0),
     ("notifications_lost", "notifications", 0),
     ("single_per_s", "commands/s", 0),
@@ -127,6 +133,8 @@ def run(args: argparse.Namespace) -> int:
                 args.peer,
             )
         )
+    if "web_skipped" in figures:
+        errors.print(f"skipped the web client's browser figures: {figures['web_skipped']}")
     if "peer_skipped" in figures:
         errors.print(f"skipped the comparison with {args.peer}: {figures['peer_skipped']}")
     if args.json:

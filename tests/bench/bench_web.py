@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import importlib.util
 import json
 import logging
 import os
@@ -213,6 +214,9 @@ def web_figures(redis_url: str, loads: int = 10, moves: int = 30) -> dict[str, A
         figures = asset_figures(url)
         if not CHROMIUM.is_file():
             figures["web_skipped"] = f"no Chromium at {CHROMIUM} (make browser)"
+            return figures
+        if importlib.util.find_spec("playwright") is None:
+            figures["web_skipped"] = "Playwright is not installed (pip install -e '.[test]')"
             return figures
         figures.update(browser_figures(url, loads, moves))
     return figures

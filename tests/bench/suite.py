@@ -6,6 +6,7 @@ shared and noisy); the absolute rates are printed too, with the machine they cam
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import platform
@@ -40,6 +41,7 @@ from tests.bench.bench_timers import (
     TimerLoad,
     timer_figures,
 )
+from tests.bench.bench_web import web_figures
 from tests.bench.chart import draw_load_chart
 
 
@@ -62,6 +64,9 @@ class SuiteLoad:
     cluster_commands: int = 20
     idle_streams: int = 10_000
     idle_stream_games: int = 200
+    # The web client in Chromium (bench_web): page loads timed, moves a spectator watches.
+    web_loads: int = 10
+    web_moves: int = 30
 
 
 QUICK_SUITE = SuiteLoad(QUICK, engine_games=5, storage_games=2, rebuild_games=1000, peer=QUICK_PEER)
@@ -89,6 +94,8 @@ TINY_SUITE = SuiteLoad(
     cluster_commands=3,
     idle_streams=20,
     idle_stream_games=2,
+    web_loads=1,
+    web_moves=2,
 )
 
 # Figure -> (comparison, target) from the issue; met when `figure <op> target`.
@@ -112,6 +119,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     # an API process holding 10,000 idle streams still answers /turn quickly.
     "cluster_vs_single": (">=", 0.75),
     "turn_p99_ms_streams": ("<", 50.0),
+    # The web client: at most 200 kB of script and style on the wire (bench_web).
+    "web_assets_vs_budget": ("<", 1.0),
 }
 
 
@@ -189,6 +198,10 @@ async def run_suite(
     if load.notify is not None:
         progress("notifications and webhooks over HTTP")
         figures.update(await notification_figures(redis_url, load.notify))
+    progress("web client in a browser")
+    # Playwright's sync API runs outside the event loop; without a build or Chromium the
+    # figures say why they are missing (`web_skipped`).
+    figures.update(await asyncio.to_thread(web_figures, redis_url, load.web_loads, load.web_moves))
     if peer is not None:
         figures.update(await peer_figures(peer, load.peer, progress))
     figures["targets"] = target_report(figures)

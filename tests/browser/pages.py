@@ -28,6 +28,8 @@ def create_game(page: Page, game: str, players: int, options: dict[str, Any] | N
     for name, value in (options or {}).items():
         if isinstance(value, bool):
             page.set_checked(f"input[name={name}]", value)
+        elif isinstance(value, int):
+            page.fill(f"input[name={name}]", str(value))
         else:
             page.select_option(f"select[name={name}]", str(value))
     page.click("text=Create and sit down")

@@ -150,10 +150,14 @@ def test_an_audit_page_draws_the_alternatives_the_api_lists(
     game_id = finished_games[game]
     last = replay(web_service.url, game_id, 1)["last_version"]
     moves = [m for m in replay(web_service.url, game_id, last)["moves"] if m.get("first_version")]
-    move = moves[len(moves) // 3]
-    version = move["first_version"]
-    audit = httpx.get(f"{web_service.url}/v1/games/{game_id}/audit/{version}", timeout=30).json()
-    alternatives = audit["legal_alternatives"]
+    # From a third into the game, the first move that had a choice (a lone legal move has none).
+    for move in moves[len(moves) // 3 :]:
+        version = move["first_version"]
+        url = f"{web_service.url}/v1/games/{game_id}/audit/{version}"
+        audit = httpx.get(url, timeout=30).json()
+        alternatives = audit["legal_alternatives"]
+        if len(alternatives) > 1:
+            break
     assert len(alternatives) > 1
 
     page = browser.new_page(viewport={"width": 1280, "height": 1000})

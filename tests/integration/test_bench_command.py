@@ -54,14 +54,19 @@ def test_bench_prints_every_figure_as_one_json_object(tmp_path: Path) -> None:
         cwd=CHECKOUT,
         env=env,
         capture_output=True,
-        timeout=120,
+        # The suite serves a Skald and drives Chromium for the web figures: allow for both.
+        timeout=300,
         check=False,
     )
     # Then it succeeds, prints one JSON object carrying every figure and target, and the PNG
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     figures = json.loads(done.stdout)
     assert figures.keys() >= FIGURES
-    assert set(figures["targets"]) == set(TARGETS)
+    # The web client's figures need its build (`make web`); without it the bench says why.
+    unbuilt = {"web_assets_vs_budget"} if "web_assets_vs_budget" not in figures else set()
+    assert unbuilt == set() or "web_skipped" in figures
+    assert set(figures["targets"]) == set(TARGETS) - unbuilt
+    assert "web_first_render_ms" in figures or "web_skipped" in figures
     assert all(figures[key] > 0 for key in ("e2e_per_s", "echo_per_s", "naive_per_s"))
     assert figures["latency_half_max"] in figures["latency_half_max_windows"]
     assert chart.read_bytes().startswith(b"\x89PNG")

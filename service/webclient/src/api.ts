@@ -60,17 +60,3 @@ export function commandId(): string {
   crypto.getRandomValues(bytes);
   return 'w-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
-
-type Api = typeof api;
-
-/** The reads the pages keep in their state, typed by the replies the client decodes. */
-export const reads = {
-  turn: (client: Api, id: string) => ok(client.GET('/v1/games/{game_id}/turn', { params: { path: { game_id: id } } })),
-  replay: (id: string, at: number | null) =>
-    ok(spectator.GET('/v1/games/{game_id}/replay', { params: { path: { game_id: id }, query: at === null ? {} : { at } } })),
-  audit: (id: string, version: number) =>
-    ok(spectator.GET('/v1/games/{game_id}/audit/{version}', { params: { path: { game_id: id, version } } })),
-};
-export type Turn = Awaited<ReturnType<typeof reads.turn>>;
-export type Frame = Awaited<ReturnType<typeof reads.replay>>;
-export type Report = Awaited<ReturnType<typeof reads.audit>>;

@@ -3,24 +3,23 @@
  * Patches (RFC 6902) to the last one; after a drop it reopens from the last version seen. */
 import { applyPatch, type Operation } from 'fast-json-patch';
 
-import { api, ok } from './api';
+import type { EnvelopeOf } from './ops';
 
-export interface Envelope {
-  game_id: string;
-  version: number;
-  seat: number | null;
-  view: unknown;
+/** What the stream needs of a game's operations: a ticket, and where its stream is. */
+export interface StreamOps {
+  ticket(id: string): Promise<{ ticket: string }>;
+  streamUrl(id: string): string;
 }
 
-export interface Listener {
-  view(envelope: Envelope): void;
+export interface Listener<V> {
+  view(envelope: EnvelopeOf<V>): void;
   event(record: { version: number; event: Record<string, unknown> }): void;
   status(text: string): void;
 }
 
-export function follow(gameId: string, seated: boolean, listener: Listener): () => void {
+export function follow<V>(ops: StreamOps, gameId: string, seated: boolean, listener: Listener<V>): () => void {
   let source: EventSource | null = null;
-  let last: Envelope | null = null;
+  let last: EnvelopeOf<V> | null = null;
   let lastId: number | null = null;
   let closed = false;
   let retry: number | undefined;
@@ -28,14 +27,12 @@ export function follow(gameId: string, seated: boolean, listener: Listener): () 
   async function open(): Promise<void> {
     const query = new URLSearchParams();
     if (seated) {
-      const ticket = await ok(
-        api.POST('/v1/games/{game_id}/stream-tickets', { params: { path: { game_id: gameId } } }),
-      );
+      const ticket = await ops.ticket(gameId);
       query.set('ticket', ticket.ticket);
     }
     if (lastId !== null) query.set('last_event_id', String(lastId));
     if (closed) return;
-    source = new EventSource(`/v1/games/${encodeURIComponent(gameId)}/stream?${query}`);
+    source = new EventSource(`${ops.streamUrl(gameId)}?${query}`);
     source.addEventListener('open', () => listener.status('live'));
     source.addEventListener('event', (message) => {
       lastId = Number((message as MessageEvent).lastEventId);
@@ -43,8 +40,10 @@ export function follow(gameId: string, seated: boolean, listener: Listener): () 
     });
     source.addEventListener('view', (message) => {
       lastId = Number((message as MessageEvent).lastEventId);
-      last = JSON.parse((message as MessageEvent).data) as Envelope;
-      listener.view(last);
+      // The game's own stream: its views are the game's (the document declares them so).
+      const envelope: EnvelopeOf<V> = JSON.parse((message as MessageEvent).data);
+      last = envelope;
+      listener.view(envelope);
     });
     source.addEventListener('patch', (message) => {
       const patch = JSON.parse((message as MessageEvent).data) as Operation[];

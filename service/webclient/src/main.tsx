@@ -1,14 +1,13 @@
 import { render } from 'preact';
 
-import { Audit } from './pages/audit';
+import { GAMES } from './games';
 import { Lobby } from './pages/lobby';
-import { Replay } from './pages/replay';
-import { Table } from './pages/table';
 import { link, useRoute } from './route';
 import './style.css';
 
 function App() {
   const route = useRoute();
+  const game = route.page === 'lobby' ? undefined : GAMES[route.game];
   return (
     <>
       <header class="top">
@@ -21,9 +20,10 @@ function App() {
       </header>
       <main>
         {route.page === 'lobby' && <Lobby />}
-        {route.page === 'table' && <Table key={route.id + route.watch} game={route.game} id={route.id} watch={route.watch} />}
-        {route.page === 'replay' && <Replay key={route.id} game={route.game} id={route.id} at={route.at} />}
-        {route.page === 'audit' && <Audit key={`${route.id}/${route.version}`} game={route.game} id={route.id} version={route.version} />}
+        {route.page !== 'lobby' && !GAMES[route.game] && <p role="alert">Unknown game “{route.game}”.</p>}
+        {route.page === 'table' && game && <game.Table key={route.id + route.watch} id={route.id} watch={route.watch} />}
+        {route.page === 'replay' && game && <game.Replay key={route.id} id={route.id} at={route.at} />}
+        {route.page === 'audit' && game && <game.Audit key={`${route.id}/${route.version}`} id={route.id} version={route.version} />}
       </main>
     </>
   );

@@ -13,7 +13,7 @@ export function select(selection: string[], key: string): string[] {
 }
 
 /** The commands whose keys include every selected key. */
-export function choices(moves: Command[], keysOf: KeysOf, selection: string[]): Command[] {
+export function choices<C>(moves: C[], keysOf: (command: C) => string[], selection: string[]): C[] {
   return moves.filter((move) => {
     const keys = keysOf(move);
     return selection.every((key) => keys.includes(key));
@@ -21,7 +21,7 @@ export function choices(moves: Command[], keysOf: KeysOf, selection: string[]): 
 }
 
 /** Every key of these commands: what the board highlights. */
-export function reachable(moves: Command[], keysOf: KeysOf): Set<string> {
+export function reachable<C>(moves: C[], keysOf: (command: C) => string[]): Set<string> {
   const keys = new Set<string>();
   for (const move of moves) for (const key of keysOf(move)) keys.add(key);
   return keys;

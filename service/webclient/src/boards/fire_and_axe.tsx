@@ -1,11 +1,12 @@
 /** Fire & Axe: the ports by zone (value, town, settlement, longship), the Sagas, the seats. */
-import type { Schemas } from '../api';
 import { sentence } from '../moves';
 import { Target, type Picking } from '../target';
 import { fieldKeys } from './generic';
 import type { GameUi } from './types';
+import { useSeatName } from '../names';
+import { fireAndAxeOps, type FireAndAxeCommand, type FireAndAxeView } from '../ops';
 
-type View = Schemas['FireAndAxeView'];
+type View = FireAndAxeView;
 const SEAT_COLOURS = ['#d33c3c', '#2f6fd0', '#e3b21c', '#3a9a4a', '#8d4fc0'];
 
 const COLUMNS = 4;
@@ -13,8 +14,8 @@ const CARD_W = 150;
 const CARD_H = 56;
 const HEAD_H = 28;
 
-function Board(props: { view: unknown; picking?: Picking }) {
-  const view = props.view as View;
+function Board(props: { view: View; picking?: Picking }) {
+  const { view } = props;
   const { picking } = props;
   const homes = [...new Set(view.seats.map((s) => s.location))].filter((l) => !view.ports.some((p) => p.port === l));
   const zones: [string, string[]][] = [
@@ -67,18 +68,19 @@ function Board(props: { view: unknown; picking?: Picking }) {
   );
 }
 
-function Side(props: { view: unknown }) {
-  const view = props.view as View;
+function Side(props: { view: View }) {
+  const { view } = props;
+  const name = useSeatName();
   return (
     <table class="seats">
       <caption>
         Era {view.era}, round {view.round}
         {view.round_limit ? ` of ${view.round_limit}` : ''} · demand: {view.demand}
-        {view.turn ? ` · seat ${view.turn.seat} is playing` : ' · game over'}
+        {view.turn ? ` · ${name(view.turn.seat)} is playing` : ' · game over'}
       </caption>
       <thead>
         <tr>
-          <th>Seat</th>
+          <th>Player</th>
           <th>At</th>
           <th>Crew</th>
           <th>Goods</th>
@@ -90,7 +92,7 @@ function Side(props: { view: unknown }) {
         {view.seats.map((s) => (
           <tr key={s.seat} class={view.turn?.seat === s.seat ? 'acting' : ''}>
             <td>
-              <span class="swatch" style={{ background: SEAT_COLOURS[s.seat] }} /> {s.seat}
+              <span class="swatch" style={{ background: SEAT_COLOURS[s.seat] }} /> {name(s.seat)}
               {view.viewer === s.seat ? ' (you)' : ''}
             </td>
             <td>{s.location}</td>
@@ -105,7 +107,8 @@ function Side(props: { view: unknown }) {
   );
 }
 
-export const fireAndAxe: GameUi = {
+export const fireAndAxe: GameUi<View, FireAndAxeCommand> = {
+  ops: fireAndAxeOps,
   name: 'fire-and-axe',
   label: 'Fire & Axe',
   players: [3, 5],
@@ -113,5 +116,5 @@ export const fireAndAxe: GameUi = {
   Side,
   keysOf: fieldKeys,
   describe: (command) => sentence(command),
-  toAct: (view) => ((view as View).turn ? [(view as View).turn!.seat] : []),
+  toAct: (view) => (view.turn ? [view.turn!.seat] : []),
 };

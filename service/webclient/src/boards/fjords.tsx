@@ -1,12 +1,13 @@
 /** Fjords: hex tiles with their corner terrains, the draft row, longhouses, vikings and rune
  * stones; the seat's legal moves as targets on the board and the row. */
-import type { Schemas } from '../api';
 import { centre, corners, points, viewBox, type Point } from '../hex';
 import { hexKey, sentence, type Command } from '../moves';
 import { Target, type Picking } from '../target';
 import type { GameUi } from './types';
+import { useSeatName } from '../names';
+import { fjordsOps, type FjordsCommand, type FjordsView } from '../ops';
 
-type View = Schemas['FjordsView'];
+type View = FjordsView;
 const SIZE = 40;
 const TERRAIN: Record<string, string> = { M: '#9b8c7a', P: '#9fcf6f', S: '#4f8fd6' };
 const TERRAIN_NAME: Record<string, string> = { M: 'mountain', P: 'plains', S: 'sea' };
@@ -91,13 +92,13 @@ function keysOf(command: Command): string[] {
   return keys;
 }
 
-function describe(command: Command, view: unknown): string {
+function describe(command: Command, view: View | null): string {
   const c = command as Record<string, unknown>;
   const colour = typeof c.colour === 'string' ? ` (${c.colour})` : '';
   switch (c.type) {
     case 'PlaceTile': {
       const extra = [c.longhouse ? 'with a longhouse' : '', c.home ? 'and the Home rune' : ''].filter(Boolean).join(' ');
-      const row = (view as View | null)?.row.find((t) => t.tile === c.tile) ?? (view as View | null)?.drawn;
+      const row = view?.row.find((t) => t.tile === c.tile) ?? view?.drawn;
       const shown = row ? ` showing ${rotate(row.corners, Number(c.rotation ?? 0)).split('').map((t) => TERRAIN_NAME[t] ?? t).join('-')}` : '';
       return `Place tile ${c.tile} at (${c.q}, ${c.r}), turned ${Number(c.rotation ?? 0) * 60}°${shown} ${extra}${colour}`.trim();
     }
@@ -116,9 +117,9 @@ function describe(command: Command, view: unknown): string {
   }
 }
 
-function Preview(props: { command: Command; view: unknown }) {
+function Preview(props: { command: Command; view: View | null }) {
   const c = props.command as Record<string, unknown>;
-  const view = props.view as View | null;
+  const { view } = props;
   if (c.type !== 'PlaceTile' || !view) return null;
   const row = view.row.find((t) => t.tile === c.tile) ?? view.drawn;
   if (!row) return null;
@@ -130,8 +131,8 @@ function Preview(props: { command: Command; view: unknown }) {
   );
 }
 
-function Board(props: { view: unknown; picking?: Picking }) {
-  const view = props.view as View;
+function Board(props: { view: View; picking?: Picking }) {
+  const { view } = props;
   const { picking } = props;
   const occupied = new Set(view.tiles.map((t) => `${t.q},${t.r}`));
   const open = new Map<string, Point>();
@@ -200,8 +201,9 @@ function Board(props: { view: unknown; picking?: Picking }) {
   );
 }
 
-function Side(props: { view: unknown }) {
-  const view = props.view as View;
+function Side(props: { view: View }) {
+  const { view } = props;
+  const name = useSeatName();
   return (
     <table class="seats">
       <caption>
@@ -210,7 +212,7 @@ function Side(props: { view: unknown }) {
       </caption>
       <thead>
         <tr>
-          <th>Seat</th>
+          <th>Player</th>
           <th>Colour</th>
           <th>Longhouses</th>
           <th>Vikings</th>
@@ -221,7 +223,7 @@ function Side(props: { view: unknown }) {
         {view.seats.map((s) => (
           <tr key={s.seat} class={view.to_act.includes(s.seat) ? 'acting' : ''}>
             <td>
-              {s.seat}
+              {name(s.seat)}
               {s.seat === view.viewer ? ' (you)' : ''}
               {s.out ? ' · out' : ''}
             </td>
@@ -240,7 +242,8 @@ function Side(props: { view: unknown }) {
   );
 }
 
-export const fjords: GameUi = {
+export const fjords: GameUi<View, FjordsCommand> = {
+  ops: fjordsOps,
   name: 'fjords',
   label: 'Fjords',
   players: [2, 4],
@@ -249,5 +252,5 @@ export const fjords: GameUi = {
   Preview,
   keysOf,
   describe,
-  toAct: (view) => (view as View).to_act,
+  toAct: (view) => view.to_act,
 };

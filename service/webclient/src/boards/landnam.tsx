@@ -1,12 +1,13 @@
 /** Landnám: the explored hexes (terrain, number, harbour), units, farms and towns, the players. */
-import type { Schemas } from '../api';
 import { centre, corners, points, viewBox, type Point } from '../hex';
 import { sentence } from '../moves';
 import { Target, type Picking } from '../target';
 import { fieldKeys } from './generic';
 import type { GameUi } from './types';
+import { useSeatName } from '../names';
+import { landnamOps, type LandnamCommand, type LandnamView } from '../ops';
 
-type View = Schemas['LandnamView'];
+type View = LandnamView;
 const SIZE = 34;
 const SEAT_COLOURS = ['#d33c3c', '#2f6fd0', '#e3b21c', '#3a9a4a', '#8d4fc0'];
 const TERRAIN: Record<string, string> = {
@@ -18,8 +19,8 @@ const TERRAIN: Record<string, string> = {
   mountain: '#9b8c7a',
 };
 
-function Board(props: { view: unknown; picking?: Picking }) {
-  const view = props.view as View;
+function Board(props: { view: View; picking?: Picking }) {
+  const { view } = props;
   const { picking } = props;
   const at = (hex: readonly number[]): Point => centre(hex[0], hex[1], SIZE, 'pointy');
   const cells = new Set(view.cells.map((c) => `${c.hex[0]},${c.hex[1]}`));
@@ -87,16 +88,17 @@ function Board(props: { view: unknown; picking?: Picking }) {
   );
 }
 
-function Side(props: { view: unknown }) {
-  const view = props.view as View;
+function Side(props: { view: View }) {
+  const { view } = props;
+  const name = useSeatName();
   return (
     <table class="seats">
       <caption>
-        {view.active !== null ? `Seat ${view.active} is playing` : 'Nobody is playing'} · {view.fate_deck} fate cards in the deck
+        {view.active !== null ? `${name(view.active)} is playing` : 'Nobody is playing'} · {view.fate_deck} fate cards in the deck
       </caption>
       <thead>
         <tr>
-          <th>Seat</th>
+          <th>Player</th>
           <th>Points</th>
           <th>Cards</th>
           <th>Tokens (white, red, black)</th>
@@ -107,7 +109,7 @@ function Side(props: { view: unknown }) {
         {view.players.map((p) => (
           <tr key={p.seat} class={view.active === p.seat ? 'acting' : ''}>
             <td>
-              <span class="swatch" style={{ background: SEAT_COLOURS[p.seat] }} /> {p.seat}
+              <span class="swatch" style={{ background: SEAT_COLOURS[p.seat] }} /> {name(p.seat)}
               {view.viewer === p.seat ? ' (you)' : ''}
             </td>
             <td>{p.points}</td>
@@ -128,7 +130,8 @@ function Side(props: { view: unknown }) {
   );
 }
 
-export const landnam: GameUi = {
+export const landnam: GameUi<View, LandnamCommand> = {
+  ops: landnamOps,
   name: 'landnam',
   label: 'Landnám',
   players: [3, 5],
@@ -136,5 +139,5 @@ export const landnam: GameUi = {
   Side,
   keysOf: fieldKeys,
   describe: (command) => sentence(command),
-  toAct: (view) => ((view as View).active !== null ? [(view as View).active as number] : []),
+  toAct: (view) => (view.active !== null ? [view.active as number] : []),
 };

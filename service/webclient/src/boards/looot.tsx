@@ -1,12 +1,13 @@
 /** Looot: the main board (land spaces, the ocean's Longships), each player's Fjord, the
  * Trophies; the seat's legal moves as targets on them. */
-import type { Schemas } from '../api';
 import { centre, corners, points, viewBox } from '../hex';
 import { hexKey, sentence, words, type Command } from '../moves';
 import { Target, type Picking } from '../target';
 import type { GameUi } from './types';
+import { useSeatName } from '../names';
+import { loootOps, type LoootCommand, type LoootView } from '../ops';
 
-type View = Schemas['LoootView'];
+type View = LoootView;
 const SIZE = 30;
 const SEAT_COLOURS = ['#d33c3c', '#2f6fd0', '#e3b21c', '#3a9a4a'];
 const TERRAIN: Record<string, string> = {
@@ -102,6 +103,7 @@ function MainBoard(props: { view: View; picking?: Picking }) {
 
 function Fjord(props: { view: View; seat: number; picking?: Picking }) {
   const { view, seat } = props;
+  const name = useSeatName();
   const fjord = view.fjords[seat];
   // A seat's own view; in a public view (an audit), the seat acting.
   const mine = (view.viewer ?? view.turn?.seat) === seat ? props.picking : undefined;
@@ -112,12 +114,12 @@ function Fjord(props: { view: View; seat: number; picking?: Picking }) {
   return (
     <figure class={`fjord${view.turn?.seat === seat ? ' acting' : ''}`}>
       <figcaption>
-        <span class="swatch" style={{ background: SEAT_COLOURS[seat] }} /> Seat {seat}
+        <span class="swatch" style={{ background: SEAT_COLOURS[seat] }} /> {name(seat)}
         {view.viewer === seat ? ' (you)' : ''}: {fjord.vikings_left} vikings left
         {fjord.trophy !== null ? `, trophy ${fjord.trophy} axes` : ''}
         {fjord.shields.length ? `, shields: ${fjord.shields.map(words).join(', ')}` : ''}
       </figcaption>
-      <svg class="fjord-board" viewBox={viewBox(all, SIZE)} role="group" aria-label={`Seat ${seat}'s Fjord`}>
+      <svg class="fjord-board" viewBox={viewBox(all, SIZE)} role="group" aria-label={`${name(seat)}'s Fjord`}>
         {view.fjord_spaces.map(([q, r]) => {
           const here = `${q},${r}`;
           const tile = tiles.get(here);
@@ -153,9 +155,10 @@ function Fjord(props: { view: View; seat: number; picking?: Picking }) {
   );
 }
 
-function Board(props: { view: unknown; picking?: Picking }) {
-  const view = props.view as View;
+function Board(props: { view: View; picking?: Picking }) {
+  const { view } = props;
   const { picking } = props;
+  const name = useSeatName();
   const pending = view.turn && view.turn.seat === (view.viewer ?? view.turn.seat) ? view.turn.pending : [];
   return (
     <div class="looot">
@@ -166,7 +169,7 @@ function Board(props: { view: unknown; picking?: Picking }) {
         {view.trophies.map((t) => (
           <Target html key={t.axes} picking={picking} k={`trophy:${t.axes}`} label={`Trophy for ${t.axes} axes`}>
             <span class="trophy">
-              Trophy: {t.axes} axes · {t.points} points{t.holder !== null ? ` · seat ${t.holder}` : ''}
+              Trophy: {t.axes} axes · {t.points} points{t.holder !== null ? ` · ${name(t.holder)}` : ''}
             </span>
           </Target>
         ))}
@@ -229,18 +232,20 @@ function describe(command: Command): string {
   }
 }
 
-function Side(props: { view: unknown }) {
-  const view = props.view as View;
+function Side(props: { view: View }) {
+  const { view } = props;
+  const name = useSeatName();
   if (!view.turn) return <p class="status">The game is over.</p>;
   return (
     <p class="status">
-      Seat {view.turn.seat} is playing: {words(view.turn.step).toLowerCase()}, {view.turn.vikings_placed} viking(s) placed
+      {name(view.turn.seat)} is playing: {words(view.turn.step).toLowerCase()}, {view.turn.vikings_placed} viking(s) placed
       {view.turn.pending.length ? `, tiles to place: ${view.turn.pending.join(', ')}` : ''}. {view.bag_size} Longships in the bag.
     </p>
   );
 }
 
-export const looot: GameUi = {
+export const looot: GameUi<View, LoootCommand> = {
+  ops: loootOps,
   name: 'looot',
   label: 'Looot',
   players: [2, 4],
@@ -248,5 +253,5 @@ export const looot: GameUi = {
   Side,
   keysOf,
   describe,
-  toAct: (view) => ((view as View).turn ? [(view as View).turn!.seat] : []),
+  toAct: (view) => (view.turn ? [view.turn!.seat] : []),
 };

@@ -1,7 +1,9 @@
-/** What each game gives the pages: its drawing, its moves as board keys, and their words. */
+/** What each game gives the pages: its drawing, its moves as board keys, their words, and its
+ * own typed operations. `V` is the game's view and `C` its command, as its operations type them. */
 import type { FunctionComponent } from 'preact';
 
-import type { Command, KeysOf } from '../moves';
+import type { Command } from '../moves';
+import type { GameOps } from '../ops';
 import type { Picking } from '../target';
 
 export interface ConfigField {
@@ -12,15 +14,20 @@ export interface ConfigField {
   initial: string | number | boolean | string[];
 }
 
-export interface GameUi {
+/** What the lobby knows of a game: its name, label, seat counts and options. */
+export interface GameInfo {
   name: string;
   label: string;
   players: [number, number];
   config?: ConfigField[];
-  Board: FunctionComponent<{ view: unknown; picking?: Picking }>;
-  Side?: FunctionComponent<{ view: unknown }>;
-  Preview?: FunctionComponent<{ command: Command; view: unknown }>;
-  keysOf: KeysOf;
-  describe(command: Command, view: unknown): string;
-  toAct?(view: unknown): number[];
+}
+
+export interface GameUi<V, C extends Command> extends GameInfo {
+  ops: GameOps<V, C>;
+  Board: FunctionComponent<{ view: V; picking?: Picking }>;
+  Side?: FunctionComponent<{ view: V }>;
+  Preview?: FunctionComponent<{ command: C; view: V | null }>;
+  keysOf(command: C): string[];
+  describe(command: C, view: V | null): string;
+  toAct?(view: V): number[];
 }

@@ -2,23 +2,33 @@
  * drawn on it, its events or its refusal, the hash chain, and the fairness proof once over. */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 
-import { reads, reason, type Report } from '../api';
-import { GAMES } from '../games';
+import { reason, spectator } from '../api';
+import type { GameUi } from '../boards/types';
 import { choices, reachable, select, sentence, type Command } from '../moves';
+import { namer, PlayerNames, type PlayerName } from '../names';
+import type { ReportOf } from '../ops';
 import { link } from '../route';
 import type { Picking } from '../target';
 import { Choices, GameLinks, same } from './common';
 
 
-export function Audit(props: { game: string; id: string; version: number }) {
-  const { game, id, version } = props;
-  const ui = GAMES[game];
-  const [report, setReport] = useState<Report | null>(null);
+export function AuditOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: string; version: number }) {
+  const { ui, id, version } = props;
+  const game = ui.name;
+  const [report, setReport] = useState<ReportOf<V, C> | null>(null);
   const [error, setError] = useState('');
   const [selection, setSelection] = useState<string[]>([]);
+  // The players' names: the report carries none, the game's public view does.
+  const [players, setPlayers] = useState<PlayerName[]>([]);
+  useEffect(() => {
+    ui.ops
+      .view(spectator, id)
+      .then((read) => setPlayers(read.players))
+      .catch(() => undefined);
+  }, [id]);
 
   useEffect(() => {
-    reads
+    ui.ops
       .audit(id, version)
       .then((read) => {
         setReport(read);
@@ -27,11 +37,10 @@ export function Audit(props: { game: string; id: string; version: number }) {
       .catch((err) => setError(reason(err)));
   }, [id, version]);
 
-  const alternatives = useMemo(() => ((report?.legal_alternatives ?? []) as Command[]), [report]);
-  if (!ui) return <p role="alert">Unknown game “{game}”.</p>;
-  const played = report?.command?.command as Command | undefined;
+  const alternatives = useMemo(() => report?.legal_alternatives ?? [], [report]);
+  const played = report?.command?.command;
   // The table as everyone saw it (the seat's own view only where there is no public one).
-  const before = report?.public_view_before ?? report?.seat_view_before;
+  const before = report?.public_view_before ?? report?.seat_view_before ?? null;
   const shown = choices(alternatives, ui.keysOf, selection);
   const picking: Picking = {
     reachable: reachable(alternatives, ui.keysOf),
@@ -39,6 +48,7 @@ export function Audit(props: { game: string; id: string; version: number }) {
     pick: (key) => setSelection(select(selection, key)),
   };
   return (
+    <PlayerNames players={players}>
     <div class="audit">
       <header class="table-head">
         <h1>
@@ -68,7 +78,9 @@ export function Audit(props: { game: string; id: string; version: number }) {
               {report.command ? (
                 <dl>
                   <dt>Seat</dt>
-                  <dd>{report.command.seat}</dd>
+                  <dd>
+                    {namer(players)(report.command.seat)} (seat {report.command.seat})
+                  </dd>
                   <dt>Command</dt>
                   <dd class="played-command">{played ? ui.describe(played, before) : 'none'}</dd>
                   <dt>Command id</dt>
@@ -138,5 +150,6 @@ export function Audit(props: { game: string; id: string; version: number }) {
         </div>
       )}
     </div>
+    </PlayerNames>
   );
 }

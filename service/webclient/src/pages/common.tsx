@@ -2,23 +2,47 @@
 import type { Schemas } from '../api';
 import type { GameUi } from '../boards/types';
 import type { Command } from '../moves';
+import { useSeatName } from '../names';
 import { link } from '../route';
 
 export function OutcomeText(props: { outcome: Schemas['Outcome'] | null | undefined }) {
   const { outcome } = props;
+  const name = useSeatName();
   if (!outcome) return null;
+  const ordinal = (rank: number) => `${rank}${({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[rank] ?? 'th'}`;
   return (
     <section class="outcome" aria-label="Result">
       <h3>Result</h3>
-      <ol>
-        {[...outcome.scores]
-          .sort((a, b) => b.total - a.total)
-          .map((s) => (
-            <li key={s.seat}>
-              Seat {s.seat}: {s.total} points{outcome.winners.includes(s.seat) ? ' (winner)' : ''}
-            </li>
-          ))}
-      </ol>
+      <table class="scores">
+        <thead>
+          <tr>
+            <th>Rank</th>
+            <th>Player</th>
+            <th>Points</th>
+            <th>Of which</th>
+          </tr>
+        </thead>
+        <tbody>
+          {[...outcome.scores]
+            .sort((a, b) => a.rank - b.rank || b.total - a.total)
+            .map((s) => (
+              <tr key={s.seat} data-seat={s.seat} data-rank={s.rank} class={outcome.winners.includes(s.seat) ? 'winner' : undefined}>
+                <td>{ordinal(s.rank)}</td>
+                <td>
+                  {name(s.seat)}
+                  {outcome.winners.includes(s.seat) ? ' (winner)' : ''}
+                </td>
+                <td class="total">{s.total}</td>
+                <td class="small">
+                  {Object.entries(s.breakdown)
+                    .filter(([, points]) => points !== 0)
+                    .map(([rule, points]) => `${rule.replace(/_/g, ' ')} ${points}`)
+                    .join(', ') || '–'}
+                </td>
+              </tr>
+            ))}
+        </tbody>
+      </table>
       {outcome.tie_break && <p class="small">Tie broken by {outcome.tie_break}</p>}
     </section>
   );
@@ -32,13 +56,13 @@ export function same(a: unknown, b: unknown): boolean {
 }
 
 /** The commands left after the board selection, each a button that plays it. */
-export function Choices(props: {
-  ui: GameUi;
-  view: unknown;
-  moves: Command[];
-  onPlay?(command: Command): void;
+export function Choices<V, C extends Command>(props: {
+  ui: GameUi<V, C>;
+  view: V | null;
+  moves: C[];
+  onPlay?(command: C): void;
   limit?: number;
-  played?: Command;
+  played?: C | null;
 }) {
   const { ui, view, moves, onPlay } = props;
   const limit = props.limit ?? 40;

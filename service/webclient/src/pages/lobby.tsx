@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { api, ok, reason, spectator, type Schemas } from '../api';
-import type { GameUi } from '../boards/types';
+import type { GameInfo } from '../boards/types';
 import { GAMES } from '../games';
 import { forget, identity, remember } from '../identity';
 import { link } from '../route';
@@ -32,7 +32,7 @@ function PlayerForm(props: { onDone(): void }) {
   );
 }
 
-function configOf(game: GameUi, players: number, values: Record<string, unknown>): Record<string, unknown> {
+function configOf(game: GameInfo, players: number, values: Record<string, unknown>): Record<string, unknown> {
   const config: Record<string, unknown> = { players };
   for (const field of game.config ?? []) {
     const value = values[field.name] ?? field.initial;
@@ -58,7 +58,7 @@ function CreateForm() {
     try {
       const body = { game: gameName, config: configOf(game, seats, values) } as Schemas['CreateGameRequest'];
       const created = await ok(api.POST('/v1/games', { body }));
-      await ok(api.POST('/v1/games/{game_id}/seats', { params: { path: { game_id: created.game_id } }, body: { name: identity()?.name ?? 'Player' } }));
+      await game.join(created.game_id, { name: identity()?.name ?? 'Player' });
       location.hash = link.table(gameName, created.game_id);
     } catch (err) {
       setError(reason(err));

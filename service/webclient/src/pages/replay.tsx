@@ -2,22 +2,33 @@
  * beside the board. The board at version N is the API's replay at N (the public view). */
 import { useEffect, useState } from 'preact/hooks';
 
-import { reads, reason, type Frame } from '../api';
-import { GAMES } from '../games';
+import { reason, spectator } from '../api';
+import type { GameUi } from '../boards/types';
+import type { Command } from '../moves';
+import type { FrameOf } from '../ops';
+import { namer, PlayerNames, type PlayerName } from '../names';
 import { link, replaceLink } from '../route';
 import { GameLinks, OutcomeText } from './common';
 
 
-export function Replay(props: { game: string; id: string; at: number | null }) {
-  const { game, id } = props;
-  const ui = GAMES[game];
+export function ReplayOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: string; at: number | null }) {
+  const { ui, id } = props;
+  const game = ui.name;
   const [at, setAt] = useState<number | null>(props.at);
-  const [frame, setFrame] = useState<Frame | null>(null);
+  const [frame, setFrame] = useState<FrameOf<V, C> | null>(null);
   const [error, setError] = useState('');
+  // The players' names: the replay's frames carry none, the game's public view does.
+  const [players, setPlayers] = useState<PlayerName[]>([]);
+  useEffect(() => {
+    ui.ops
+      .view(spectator, id)
+      .then((read) => setPlayers(read.players))
+      .catch(() => undefined);
+  }, [id]);
 
   useEffect(() => {
     let current = true;
-    reads
+    ui.ops
       .replay(id, at)
       .then((read) => {
         if (!current) return;
@@ -31,12 +42,13 @@ export function Replay(props: { game: string; id: string; at: number | null }) {
     };
   }, [id, at]);
 
-  if (!ui) return <p role="alert">Unknown game “{game}”.</p>;
   const last = frame?.last_version ?? 0;
   const version = at ?? frame?.version ?? 0;
   // Version 1 is the first event (the game's creation); the API has no table before it.
   const go = (n: number) => setAt(Math.max(1, Math.min(last, n)));
+  const name = namer(players);
   return (
+    <PlayerNames players={players}>
     <div class="replay">
       <header class="table-head">
         <h1>
@@ -76,7 +88,7 @@ export function Replay(props: { game: string; id: string; at: number | null }) {
           <aside class="side">
             <p class="status">
               {frame.finished ? 'Finished' : 'In play'} · rules {frame.rules_version}
-              {frame.to_act.length ? ` · to play: seat ${frame.to_act.join(', ')}` : ''}
+              {frame.to_act.length ? ` · to play: ${frame.to_act.map(name).join(', ')}` : ''}
             </p>
             {frame.view && ui.Side && <ui.Side view={frame.view} />}
             <OutcomeText outcome={frame.version === last ? frame.outcome : null} />
@@ -90,11 +102,11 @@ export function Replay(props: { game: string; id: string; at: number | null }) {
                     <li key={move.command_id} class={`${move.status}${current ? ' current' : ''}`}>
                       {first !== null ? (
                         <button class="link" onClick={() => go(move.last_version ?? first)}>
-                          v{first}: seat {move.seat}: {move.text}
+                          v{first}: {name(move.seat)}: {move.text}
                         </button>
                       ) : (
                         <span>
-                          seat {move.seat}: {move.text} ({move.status})
+                          {name(move.seat)}: {move.text} ({move.status})
                         </span>
                       )}{' '}
                       {first !== null && <a href={link.audit(game, id, first)}>audit</a>}
@@ -107,5 +119,6 @@ export function Replay(props: { game: string; id: string; at: number | null }) {
         </div>
       )}
     </div>
+    </PlayerNames>
   );
 }

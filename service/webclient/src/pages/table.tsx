@@ -2,22 +2,25 @@
  * view and plays its legal moves by clicking them; anyone else watches the public view. */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 
-import { api, commandId, ok, reason, spectator, reads, type Schemas, type Turn } from '../api';
-import { GAMES } from '../games';
+import { api, commandId, ok, reason, spectator, type Schemas } from '../api';
+import type { GameUi } from '../boards/types';
 import { identity } from '../identity';
-import { follow, type Envelope } from '../live';
+import { follow } from '../live';
 import { choices, reachable, select, sentence, type Command } from '../moves';
+import type { EnvelopeOf, GameOps, TurnOf } from '../ops';
+import { listNames, namer, PlayerNames } from '../names';
 import { link } from '../route';
 import type { Picking } from '../target';
 import { Choices, GameLinks, OutcomeText } from './common';
+import { Clocks, GameActions } from './table_actions';
 
 
 function joinBody(): { name: string } {
   return { name: identity()?.name ?? 'Player' };
 }
 
-function WaitingRoom(props: { game: string; id: string; turn: Turn | null; seated: boolean; onChange(): void }) {
-  const { game, id, seated } = props;
+function WaitingRoom<V, C extends Command>(props: { ops: GameOps<V, C>; game: string; id: string; turn: TurnOf<C> | null; seated: boolean; onChange(): void }) {
+  const { ops, game, id, seated } = props;
   const [entry, setEntry] = useState<Schemas['LobbyEntry'] | null>(null);
   const [error, setError] = useState('');
   useEffect(() => {
@@ -27,9 +30,8 @@ function WaitingRoom(props: { game: string; id: string; turn: Turn | null; seate
   }, [id, props.turn]);
   async function act(what: 'join' | 'start') {
     try {
-      if (what === 'join')
-        await ok(api.POST('/v1/games/{game_id}/seats', { params: { path: { game_id: id } }, body: joinBody() }));
-      else await ok(api.POST('/v1/games/{game_id}/start', { params: { path: { game_id: id } } }));
+      if (what === 'join') await ops.join(id, joinBody());
+      else await ops.start(id);
       props.onChange();
     } catch (err) {
       setError(reason(err));
@@ -57,12 +59,12 @@ function WaitingRoom(props: { game: string; id: string; turn: Turn | null; seate
   );
 }
 
-export function Table(props: { game: string; id: string; watch: boolean }) {
-  const { game, id } = props;
-  const ui = GAMES[game];
-  const [turn, setTurn] = useState<Turn | null>(null);
+export function TableOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: string; watch: boolean }) {
+  const { ui, id } = props;
+  const game = ui.name;
+  const [turn, setTurn] = useState<TurnOf<C> | null>(null);
   const [seated, setSeated] = useState<boolean | null>(null);
-  const [envelope, setEnvelope] = useState<Envelope | null>(null);
+  const [envelope, setEnvelope] = useState<EnvelopeOf<V> | null>(null);
   const [events, setEvents] = useState<{ version: number; text: string }[]>([]);
   const [status, setStatus] = useState('connecting…');
   const [selection, setSelection] = useState<string[]>([]);
@@ -72,17 +74,17 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
   const version = useRef(-1);
 
   // Who we are at this table: a seat (its token proves it) or a spectator.
-  async function readTurn(): Promise<Turn | null> {
+  async function readTurn(): Promise<TurnOf<C> | null> {
     const client = !props.watch && identity() ? api : spectator;
     try {
-      const read = await reads.turn(client, id);
+      const read = await ui.ops.turn(client, id);
       setTurn(read);
       setSeated(read.seat !== null && read.seat !== undefined);
       return read;
     } catch (err) {
       if (client === api) {
         // Not one of this game's players: watch it.
-        const read = await reads.turn(spectator, id);
+        const read = await ui.ops.turn(spectator, id);
         setTurn(read);
         setSeated(false);
         return read;
@@ -109,14 +111,15 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
   useEffect(() => {
     if (!started) return;
     const client = seated ? api : spectator;
-    ok(client.GET('/v1/games/{game_id}/view', { params: { path: { game_id: id } } }))
-      .then((read) => setEnvelope((held) => held ?? (read as Envelope)))
+    ui.ops
+      .view(client, id)
+      .then((read) => setEnvelope((held) => held ?? read))
       .catch(() => undefined);
   }, [started, seated, id]);
 
   useEffect(() => {
     if (!started) return;
-    return follow(id, seated === true, {
+    return follow<V>(ui.ops, id, seated === true, {
       view(next) {
         setEnvelope(next);
         if (next.version !== version.current) {
@@ -139,7 +142,7 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
     return () => window.removeEventListener('keydown', drop);
   }, [selection.length]);
 
-  const legal = useMemo(() => ((turn?.legal_commands ?? []) as Command[]), [turn]);
+  const legal = useMemo(() => turn?.legal_commands ?? [], [turn]);
   useEffect(() => setSelection([]), [turn?.version]);
   const left = useMemo(() => choices(legal, ui.keysOf, selection), [legal, selection]);
   const picking: Picking | undefined = legal.length
@@ -155,16 +158,11 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
       }
     : undefined;
 
-  async function play(command: Command) {
+  async function play(command: C) {
     setBusy(true);
     setMessage(null);
     try {
-      const outcome = await ok(
-        api.POST('/v1/games/{game_id}/commands', {
-          params: { path: { game_id: id }, query: { wait: 5 } },
-          body: { command_id: commandId(), command } as Schemas['SubmitCommand'],
-        }),
-      );
+      const outcome = await ui.ops.submit(id, { command_id: commandId(), command }, 5);
       if (outcome.status === 'refused') setMessage({ text: outcome.message ?? 'refused', refused: true });
       else setMessage({ text: `Played: ${ui.describe(command, envelope?.view ?? null)}`, refused: false });
       setSelection([]);
@@ -176,10 +174,11 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
     }
   }
 
-  if (!ui) return <p role="alert">Unknown game “{game}”.</p>;
+  const name = namer(envelope?.players);
   const toAct = turn?.to_act ?? [];
   const mine = seated && turn?.seat !== null && turn?.seat !== undefined && toAct.includes(turn.seat);
   return (
+    <PlayerNames players={envelope?.players}>
     <div class={`table ${game}${busy ? ' busy' : ''}`} data-state={`${turn?.version ?? ''}|${legal.length}|${selection.join(',')}|${busy}`}>
       <header class="table-head">
         <h1>
@@ -187,11 +186,20 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
         </h1>
         <GameLinks game={game} id={id} />
         <p class="status" aria-live="polite">
-          {seated ? `You are seat ${turn?.seat}` : 'Watching (public view)'} · version {envelope?.version ?? turn?.version ?? '…'} · {status}
-          {turn?.finished ? ' · the game is over' : toAct.length ? ` · to play: seat ${toAct.join(', ')}` : ''}
+          {seated && turn?.seat !== null && turn?.seat !== undefined ? `You are ${name(turn.seat)} (seat ${turn.seat})` : 'Watching (public view)'} · version{' '}
+          {envelope?.version ?? turn?.version ?? '…'} · {status}
+          {turn?.phase === 'cancelled'
+            ? ' · the game was cancelled'
+            : turn?.finished
+              ? ' · the game is over'
+              : toAct.length
+                ? ` · to play: ${listNames(name, toAct)}`
+                : ''}
         </p>
+        <Clocks turn={turn} />
+        <GameActions ops={ui.ops} game={game} id={id} turn={turn} seated={seated === true} onChange={() => setRefresh(refresh + 1)} />
       </header>
-      {open && <WaitingRoom game={game} id={id} turn={turn} seated={seated === true} onChange={() => setRefresh(refresh + 1)} />}
+      {open && <WaitingRoom ops={ui.ops} game={game} id={id} turn={turn} seated={seated === true} onChange={() => setRefresh(refresh + 1)} />}
       {envelope && (
         <div class="play">
           <div class="board-area">
@@ -211,7 +219,7 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
                     Clear the selection (Escape)
                   </button>
                 )}
-                <Choices ui={ui} view={envelope.view} moves={left} onPlay={play} limit={selection.length ? 80 : 12} />
+                <Choices ui={ui} view={envelope.view} moves={left} onPlay={play} limit={selection.length || !picking?.reachable.size ? 200 : 12} />
               </>
             )}
             {ui.Side && <ui.Side view={envelope.view} />}
@@ -230,5 +238,6 @@ export function Table(props: { game: string; id: string; watch: boolean }) {
         </div>
       )}
     </div>
+    </PlayerNames>
   );
 }
