@@ -177,6 +177,13 @@ class WebhookStore:
                 pipe.xadd(self.inbox, {"p": player_id, "k": kind, "n": body})
             await pipe.execute()
 
+    def queue_into(self, pipe: Any, notifications: list[tuple[str, str, bytes]]) -> int:
+        """Queue (player, kind, JSON) notifications for delivery on `pipe` (a pipeline the
+        caller executes); how many commands that queued."""
+        for player_id, kind, body in notifications:
+            pipe.xadd(self.inbox, {"p": player_id, "k": kind, "n": body})
+        return len(notifications)
+
     async def ensure_group(self) -> None:
         """Create the dispatchers' consumer group on the inbox (once)."""
         try:
