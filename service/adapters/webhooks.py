@@ -32,18 +32,24 @@ GROUP = "dispatch"
 # body per entry.
 _INTAKE = """
 local moved = 0
-local endpoints = redis.call('HGETALL', KEYS[3])
+local stored = redis.call('HGETALL', KEYS[3])
+local endpoints = {}  -- each endpoint's id and the kinds it wants (nil: every kind), decoded once
+for e = 1, #stored, 2 do
+    local kinds = cjson.decode(stored[e + 1])['kinds']
+    local wants = nil
+    if #kinds > 0 then
+        wants = {}
+        for _, kind in ipairs(kinds) do wants[kind] = true end
+    end
+    endpoints[#endpoints + 1] = {stored[e], wants}
+end
 for i = 3, #ARGV, 4 do
     if redis.call('XACK', KEYS[1], 'dispatch', ARGV[i]) == 1 then
-        for e = 1, #endpoints, 2 do
-            local endpoint = cjson.decode(endpoints[e + 1])
-            local wanted = #endpoint['kinds'] == 0
-            for _, kind in ipairs(endpoint['kinds']) do
-                if kind == ARGV[i + 2] then wanted = true end
-            end
-            if wanted then
-                redis.call('RPUSH', ARGV[1] .. endpoints[e] .. ':' .. ARGV[i + 1], ARGV[i + 3])
-                redis.call('ZADD', KEYS[2], 'NX', ARGV[2], endpoints[e] .. '|' .. ARGV[i + 1])
+        for _, endpoint in ipairs(endpoints) do
+            local id, wants = endpoint[1], endpoint[2]
+            if wants == nil or wants[ARGV[i + 2]] then
+                redis.call('RPUSH', ARGV[1] .. id .. ':' .. ARGV[i + 1], ARGV[i + 3])
+                redis.call('ZADD', KEYS[2], 'NX', ARGV[2], id .. '|' .. ARGV[i + 1])
                 moved = moved + 1
             end
         end

@@ -26,7 +26,7 @@ from contracts.notifications import Notification
 from service import bootstrap
 from service.adapters.notification_feed import Presence, encode_notification
 from service.adapters.webhook_http import AiohttpPoster, Poster, new_session
-from service.core.notifying.dispatch import Dispatcher
+from service.core.notifying.dispatch import MAX_PER_DELIVERY, Dispatcher
 from service.core.notifying.signing import new_secret
 from service.shared.settings import Settings
 from tests.fakes.webhook_receiver import Receiver, serve_receiver
@@ -142,6 +142,29 @@ async def test_after_the_last_attempt_a_delivery_is_dead_lettered_and_replays(
             await dispatch_until(dispatcher, receiver.accepted)
         assert receiver.accepted()[0].id == letter.id  # replayed as it was
         assert await admin.dead_letters() == []
+
+
+async def test_each_endpoint_gets_the_kinds_it_wants(settings: Settings, redis: Redis) -> None:
+    admin = bootstrap.webhook_admin(settings, redis)
+    every = await admin.add("http://127.0.0.1:9/every", [], None)
+    starts = await admin.add("http://127.0.0.1:9/starts", ["game_started", "game_finished"], None)
+    store = admin.store
+    await store.ensure_group()
+    notes = [made("g7", 1, "game_started"), made("g7", 2), made("g7", 3, "game_finished")]
+    await store.enqueue("di", [(n.kind, encode_notification(n)) for n in notes])
+    taken = await store.intake(await store.read_inbox("c1", 10, 0, 60_000), 0)
+    assert taken == 5
+    queued = {
+        endpoint.id: [
+            json.loads(n)["kind"] for n in await store.queued(endpoint.id, "di", MAX_PER_DELIVERY)
+        ]
+        for endpoint in (every, starts)
+    }
+    assert queued == {
+        every.id: ["game_started", "your_turn", "game_finished"],
+        starts.id: ["game_started", "game_finished"],
+    }
+    assert await store.read_inbox("c1", 10, 0, 60_000) == []  # acknowledged once moved
 
 
 async def test_a_removed_endpoints_queues_are_dropped_and_nothing_is_sent(
