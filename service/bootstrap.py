@@ -40,6 +40,7 @@ from service.adapters.store.replica_wait import ReplicaWait
 from service.adapters.store.scripts import Scripts
 from service.adapters.store.side import KnownTokens, Lobby, PendingIndex, Seats, Views
 from service.adapters.store.tickets import StreamTickets
+from service.adapters.webhook_http import Poster
 from service.adapters.webhooks import WebhookStore
 from service.core.archiving import Archiver
 from service.core.notifying.dispatch import Dispatcher
@@ -307,6 +308,8 @@ async def catch_up_ratings(
         return LedgerReport()
     finished = await HotGames(redis, settings.key_prefix).finished_games()
     return await ledger.catch_up(sorted(finished))
+
+
 # Game sessions the notification projector keeps (it folds every game it projects).
 NOTIFY_SESSIONS_CACHED = 1024
 
@@ -353,9 +356,10 @@ def webhook_admin(settings: Settings, redis: Redis) -> WebhookAdmin:
 
 
 def dispatcher(
-    settings: Settings, redis: Redis, client: httpx.AsyncClient, consumer: str
+    settings: Settings, redis: Redis, client: httpx.AsyncClient | Poster, consumer: str
 ) -> Dispatcher:
-    """A webhook dispatcher over `redis`, delivering with `client`."""
+    """A webhook dispatcher over `redis`, delivering with `client` (an httpx client, or a
+    `Poster` such as the dispatcher process's aiohttp one)."""
     return Dispatcher(
         webhook_store(redis, settings),
         Presence(redis, settings.key_prefix),

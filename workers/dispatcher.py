@@ -11,19 +11,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import signal
 import socket
 import sys
 
-import httpx
 import structlog
 
 from service import bootstrap
+from service.adapters.webhook_http import AiohttpPoster, new_session
 from service.shared.settings import Settings
 
 log = structlog.get_logger("skald.webhooks")
 IDLE_BLOCK_MS = 200  # how long an idle dispatcher waits on the inbox before looking again
+# The dispatcher yields the CPU to the workers (moves first, notifications after): its
+# deliveries may wait a little on a busy machine, the players' moves do not.
+NICENESS = 5
 
 
 async def serve(settings: Settings, stop: asyncio.Event) -> None:
@@ -32,9 +36,8 @@ async def serve(settings: Settings, stop: asyncio.Event) -> None:
 
     redis = Redis.from_url(settings.redis_url)
     consumer = f"{socket.gethostname()}-{os.getpid()}"
-    limits = httpx.Limits(max_connections=256, max_keepalive_connections=64)
-    async with httpx.AsyncClient(limits=limits, follow_redirects=False) as client:
-        dispatcher = bootstrap.dispatcher(settings, redis, client, consumer)
+    async with new_session() as session:
+        dispatcher = bootstrap.dispatcher(settings, redis, AiohttpPoster(session), consumer)
         ready = False
         while not stop.is_set():
             try:
@@ -60,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.redis_url:
         print("workers.dispatcher: set SKALD_REDIS_URL", file=sys.stderr)
         return 2
+
+    with contextlib.suppress(OSError):  # not allowed here: run at the usual priority
+        os.nice(NICENESS)
 
     async def run() -> None:
         stop = asyncio.Event()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ import msgspec
 from redis.asyncio import Redis
 
 from contracts.notifications import FeedEntry, Notification
+from service.adapters.redis_clients import is_cluster
 from service.adapters.store.deadlines import deadlines_key
 from service.adapters.store.keys import GameKeys
 
@@ -108,6 +110,35 @@ class NotificationFeed:
             keys=[self._feed(player_id), self._ids(player_id)], args=args
         )
         return int(added)
+
+    async def append_many(
+        self, by_player: dict[str, list[Notification]], before: Callable[[Any], int] | None = None
+    ) -> int:
+        """`append` for several players; how many were added. On one Redis, in one round
+        trip, after the commands `before(pipeline)` queues first (it answers how many): they
+        run before the appends, in order, on the same connection. On a cluster the players'
+        slots may lie on several nodes: `before`'s commands are sent first, then each feed."""
+        by_player = {player: theirs for player, theirs in by_player.items() if theirs}
+        if is_cluster(self.redis):
+            if before is not None:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    before(pipe)
+                    await pipe.execute()
+            added = 0
+            for player_id, theirs in by_player.items():
+                added += await self.append(player_id, theirs)
+            return added
+        async with self.redis.pipeline(transaction=False) as pipe:
+            first = before(pipe) if before is not None else 0
+            for player_id, theirs in by_player.items():
+                args: list[Any] = [self.retention, feed_channel(self.prefix, player_id)]
+                for notification in theirs:
+                    args += [notification.id, encode_notification(notification)]
+                await self._append(
+                    keys=[self._feed(player_id), self._ids(player_id)], args=args, client=pipe
+                )
+            done = await pipe.execute() if first or by_player else []
+        return sum(int(n) for n in done[first:])
 
     async def page(self, player_id: str, after: str, limit: int) -> list[FeedEntry]:
         """Up to `limit` notifications after the cursor `after` ("0" for the oldest)."""

@@ -32,18 +32,24 @@ GROUP = "dispatch"
 # body per entry.
 _INTAKE = """
 local moved = 0
-local endpoints = redis.call('HGETALL', KEYS[3])
+local stored = redis.call('HGETALL', KEYS[3])
+local endpoints = {}  -- each endpoint's id and the kinds it wants (nil: every kind), decoded once
+for e = 1, #stored, 2 do
+    local kinds = cjson.decode(stored[e + 1])['kinds']
+    local wants = nil
+    if #kinds > 0 then
+        wants = {}
+        for _, kind in ipairs(kinds) do wants[kind] = true end
+    end
+    endpoints[#endpoints + 1] = {stored[e], wants}
+end
 for i = 3, #ARGV, 4 do
     if redis.call('XACK', KEYS[1], 'dispatch', ARGV[i]) == 1 then
-        for e = 1, #endpoints, 2 do
-            local endpoint = cjson.decode(endpoints[e + 1])
-            local wanted = #endpoint['kinds'] == 0
-            for _, kind in ipairs(endpoint['kinds']) do
-                if kind == ARGV[i + 2] then wanted = true end
-            end
-            if wanted then
-                redis.call('RPUSH', ARGV[1] .. endpoints[e] .. ':' .. ARGV[i + 1], ARGV[i + 3])
-                redis.call('ZADD', KEYS[2], 'NX', ARGV[2], endpoints[e] .. '|' .. ARGV[i + 1])
+        for _, endpoint in ipairs(endpoints) do
+            local id, wants = endpoint[1], endpoint[2]
+            if wants == nil or wants[ARGV[i + 2]] then
+                redis.call('RPUSH', ARGV[1] .. id .. ':' .. ARGV[i + 1], ARGV[i + 3])
+                redis.call('ZADD', KEYS[2], 'NX', ARGV[2], id .. '|' .. ARGV[i + 1])
                 moved = moved + 1
             end
         end
@@ -100,6 +106,20 @@ class Delivery(msgspec.Struct, frozen=True):
     id: str
     body: bytes
     attempts: int
+
+
+class PairOutcome(msgspec.Struct, frozen=True):
+    """What a pass did with one (endpoint, player) pair: finished it at `at_ms` (delivered,
+    nothing left to send, or dead-lettered with `dead`), or, with `retry_attempts`, recorded
+    a failed attempt to retry at `at_ms`; `drop` first deletes its queue and delivery (the
+    endpoint was removed)."""
+
+    endpoint_id: str
+    player_id: str
+    at_ms: int
+    retry_attempts: int = 0
+    dead: DeadLetter | None = None
+    drop: bool = False
 
 
 class WebhookStore:
@@ -162,6 +182,13 @@ class WebhookStore:
             for player_id, kind, body in notifications:
                 pipe.xadd(self.inbox, {"p": player_id, "k": kind, "n": body})
             await pipe.execute()
+
+    def queue_into(self, pipe: Any, notifications: list[tuple[str, str, bytes]]) -> int:
+        """Queue (player, kind, JSON) notifications for delivery on `pipe` (a pipeline the
+        caller executes); how many commands that queued."""
+        for player_id, kind, body in notifications:
+            pipe.xadd(self.inbox, {"p": player_id, "k": kind, "n": body})
+        return len(notifications)
 
     async def ensure_group(self) -> None:
         """Create the dispatchers' consumer group on the inbox (once)."""
@@ -237,6 +264,78 @@ class WebhookStore:
         if stored:
             delivery = Delivery(stored[b"id"].decode(), stored[b"body"], int(stored[b"attempts"]))
         return delivery, list(queued), int(present) > 0
+
+    async def pair_states(
+        self, pairs: list[tuple[str, str]], limit: int, presence_keys: list[str], now_ms: int
+    ) -> tuple[list[Endpoint], list[tuple[Delivery | None, list[bytes], bool]]]:
+        """In one round trip for a whole pass: the endpoints, and `pair_state` of each pair
+        (`presence_keys[i]` is the presence key of the player of `pairs[i]`)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(self.endpoints_key)
+            for (endpoint_id, player_id), presence_key in zip(pairs, presence_keys, strict=True):
+                pipe.hgetall(self.delivery_key(endpoint_id, player_id))
+                pipe.lrange(self.queue_key(endpoint_id, player_id), 0, limit - 1)
+                pipe.zcount(presence_key, now_ms, "+inf")
+            found = await pipe.execute()
+        endpoints = [_endpoint_decoder.decode(v) for v in found[0].values()]
+        states = []
+        for i in range(1, len(found), 3):
+            stored, queued, present = found[i : i + 3]
+            delivery = None
+            if stored:
+                delivery = Delivery(
+                    stored[b"id"].decode(), stored[b"body"], int(stored[b"attempts"])
+                )
+            states.append((delivery, list(queued), int(present) > 0))
+        return endpoints, states
+
+    async def freeze_many(self, frozen: list[tuple[str, str, int, Delivery | None]]) -> list[bool]:
+        """`freeze` for several (endpoint, player, taken, delivery), in one round trip."""
+        if not frozen:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for endpoint_id, player_id, taken, delivery in frozen:
+                await self._freeze(
+                    keys=[
+                        self.queue_key(endpoint_id, player_id),
+                        self.delivery_key(endpoint_id, player_id),
+                    ],
+                    args=[
+                        taken,
+                        "" if delivery is None else delivery.id,
+                        b"" if delivery is None else delivery.body,
+                        0 if delivery is None else delivery.attempts,
+                    ],
+                    client=pipe,
+                )
+            done = await pipe.execute()
+        return [bool(d) for d in done]
+
+    async def settle_pass(self, outcomes: list[PairOutcome]) -> None:
+        """Record the outcomes of a pass's pairs in one round trip (in order)."""
+        if not outcomes:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for outcome in outcomes:
+                e, p = outcome.endpoint_id, outcome.player_id
+                if outcome.drop:
+                    pipe.delete(self.queue_key(e, p), self.delivery_key(e, p))
+                if outcome.retry_attempts:
+                    pipe.hset(self.delivery_key(e, p), "attempts", outcome.retry_attempts)
+                    pipe.zadd(self.ready, {f"{e}|{p}": outcome.at_ms})
+                    continue
+                dead = outcome.dead
+                await self._finish(
+                    keys=[self.delivery_key(e, p), self.queue_key(e, p), self.ready, self.dead],
+                    args=[
+                        f"{e}|{p}",
+                        outcome.at_ms,
+                        "" if dead is None else dead.id,
+                        b"" if dead is None else _encoder.encode(dead),
+                    ],
+                    client=pipe,
+                )
+            await pipe.execute()
 
     async def queued(self, endpoint_id: str, player_id: str, limit: int) -> list[bytes]:
         """The first `limit` notifications queued for the pair."""

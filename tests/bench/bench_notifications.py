@@ -106,6 +106,30 @@ async def flood_players(
     return load.games * load.commands_per_game / seconds, started
 
 
+def cpu_s(pid: int) -> float:
+    """CPU seconds process `pid` used so far (user + system)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def dispatcher_pid(serve_pid: int) -> int:
+    """The webhook dispatcher process `skald serve` (`serve_pid`) started."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                command = cmdline.read().split(b"\0")
+            with open(f"/proc/{entry}/stat") as stat:
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue
+        if parent == serve_pid and b"workers.dispatcher" in command:
+            return int(entry)
+    raise RuntimeError("skald serve started no webhook dispatcher")
+
+
 class ReceiverProcess:
     """The loopback webhook receiver in a process of its own."""
 
@@ -120,9 +144,7 @@ class ReceiverProcess:
 
     def cpu_s(self) -> float:
         """CPU seconds the receiver process used so far (user + system)."""
-        with open(f"/proc/{self.process.pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return cpu_s(self.process.pid)
 
     def counts(self) -> dict[str, int]:
         counted: dict[str, int] = httpx.get(self.count_url, timeout=10).json()
@@ -169,12 +191,17 @@ async def notification_figures(redis_url: str, load: NotifyLoad) -> dict[str, fl
         "notifications_delivered_per_s": arrived / seconds,
         # Cores the loopback receiver (a remote gateway's stand-in) took during the floods.
         "receiver_cores": sum(d[4] for d in delivered) / len(delivered),
+        # The dispatcher's CPU per notification delivered (flood start to the last arrival).
+        "dispatcher_cpu_ms_per_notification": 1000
+        * sum(d[5] for d in delivered)
+        / max(1, sum(d[1] for d in delivered)),
     }
 
 
 async def _with_webhooks(redis_url: str, load: NotifyLoad) -> tuple[float, tuple[Any, ...]]:
     """One flood with an endpoint registered: its rate, and (notifications made, delivered
-    after the flood started, seconds until the last arrived, delivered in all)."""
+    after the flood started, seconds until the last arrived, delivered in all, the receiver's
+    share of a core during the flood, the dispatcher's CPU seconds until the last arrived)."""
     secret = new_secret()
     receiver = ReceiverProcess(secret)
     try:
@@ -186,9 +213,12 @@ async def _with_webhooks(redis_url: str, load: NotifyLoad) -> tuple[float, tuple
             await asyncio.sleep(1.5)  # the projector sees the endpoint (checked once a second)
             at_start: list[int] = []
 
+            dispatcher = dispatcher_pid(skald.pid)
+
             def count_at_start() -> None:
                 at_start.append(receiver.counts()["notifications"])
                 cpu_at_start.append(receiver.cpu_s())
+                cpu_at_start.append(cpu_s(dispatcher))
 
             cpu_at_start: list[float] = []
 
@@ -205,10 +235,11 @@ async def _with_webhooks(redis_url: str, load: NotifyLoad) -> tuple[float, tuple
                 if arrived >= made:  # the last ones may still have been projected: recount
                     made = await feed_total(redis, skald.settings.key_prefix)
             seconds = time.monotonic() - started
+            dispatcher_s = cpu_s(dispatcher) - cpu_at_start[1]
             await redis.aclose()
     finally:
         receiver.stop()
-    return rate, (made, arrived - at_start[0], seconds, arrived, receiver_share)
+    return rate, (made, arrived - at_start[0], seconds, arrived, receiver_share, dispatcher_s)
 
 
 def main() -> None:

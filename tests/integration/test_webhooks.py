@@ -6,6 +6,7 @@ SIGKILLed mid-delivery; and many notifications through repeated kills with none 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -24,7 +25,8 @@ from redis.asyncio import Redis
 from contracts.notifications import Notification
 from service import bootstrap
 from service.adapters.notification_feed import Presence, encode_notification
-from service.core.notifying.dispatch import Dispatcher
+from service.adapters.webhook_http import AiohttpPoster, Poster, new_session
+from service.core.notifying.dispatch import MAX_PER_DELIVERY, Dispatcher
 from service.core.notifying.signing import new_secret
 from service.shared.settings import Settings
 from tests.fakes.webhook_receiver import Receiver, serve_receiver
@@ -81,12 +83,25 @@ async def endpoint_for(settings: Settings, redis: Redis, receiver: Receiver) -> 
     return endpoint.id
 
 
+@contextlib.asynccontextmanager
+async def delivery_client(kind: str) -> AsyncIterator[httpx.AsyncClient | Poster]:
+    """What the dispatcher POSTs with: an httpx client, or the dispatcher process's aiohttp
+    poster."""
+    if kind == "httpx":
+        async with httpx.AsyncClient() as client:
+            yield client
+    else:
+        async with new_session() as session:
+            yield AiohttpPoster(session)
+
+
+@pytest.mark.parametrize("client_kind", ["aiohttp", "httpx"])
 async def test_a_delivery_is_retried_after_a_500_and_a_timeout_with_one_id(
-    settings: Settings, redis: Redis
+    settings: Settings, redis: Redis, client_kind: str
 ) -> None:
     with serve_receiver(new_secret(), [500, "stall"]) as receiver:
         await endpoint_for(settings, redis, receiver)
-        async with httpx.AsyncClient() as client:
+        async with delivery_client(client_kind) as client:
             dispatcher = bootstrap.dispatcher(settings, redis, client, "c1")
             store = dispatcher.store
             notes = [made("g1", v) for v in (3, 5, 7)]
@@ -127,6 +142,50 @@ async def test_after_the_last_attempt_a_delivery_is_dead_lettered_and_replays(
             await dispatch_until(dispatcher, receiver.accepted)
         assert receiver.accepted()[0].id == letter.id  # replayed as it was
         assert await admin.dead_letters() == []
+
+
+async def test_each_endpoint_gets_the_kinds_it_wants(settings: Settings, redis: Redis) -> None:
+    admin = bootstrap.webhook_admin(settings, redis)
+    every = await admin.add("http://127.0.0.1:9/every", [], None)
+    starts = await admin.add("http://127.0.0.1:9/starts", ["game_started", "game_finished"], None)
+    store = admin.store
+    await store.ensure_group()
+    notes = [made("g7", 1, "game_started"), made("g7", 2), made("g7", 3, "game_finished")]
+    await store.enqueue("di", [(n.kind, encode_notification(n)) for n in notes])
+    taken = await store.intake(await store.read_inbox("c1", 10, 0, 60_000), 0)
+    assert taken == 5
+    queued = {
+        endpoint.id: [
+            json.loads(n)["kind"] for n in await store.queued(endpoint.id, "di", MAX_PER_DELIVERY)
+        ]
+        for endpoint in (every, starts)
+    }
+    assert queued == {
+        every.id: ["game_started", "your_turn", "game_finished"],
+        starts.id: ["game_started", "game_finished"],
+    }
+    assert await store.read_inbox("c1", 10, 0, 60_000) == []  # acknowledged once moved
+
+
+async def test_a_removed_endpoints_queues_are_dropped_and_nothing_is_sent(
+    settings: Settings, redis: Redis
+) -> None:
+    with serve_receiver(new_secret(), []) as receiver:
+        endpoint_id = await endpoint_for(settings, redis, receiver)
+        admin = bootstrap.webhook_admin(settings, redis)
+        async with delivery_client("aiohttp") as client:
+            dispatcher = bootstrap.dispatcher(settings, redis, client, "c1")
+            store = dispatcher.store
+            notes = [made("g9", v) for v in (1, 2)]
+            await store.enqueue("cy", [(n.kind, encode_notification(n)) for n in notes])
+            await store.intake(await store.read_inbox("c1", 10, 0, 60_000), dispatcher.now_ms())
+            assert await redis.llen(store.queue_key(endpoint_id, "cy")) == 2
+            await admin.remove(endpoint_id)
+            await dispatcher.step()
+        assert await redis.exists(store.queue_key(endpoint_id, "cy")) == 0
+        assert await redis.exists(store.delivery_key(endpoint_id, "cy")) == 0
+        assert (await store.backlog())["ready"] == 0
+        assert receiver.attempts == []
 
 
 async def test_your_turn_is_not_pushed_while_the_player_streams(

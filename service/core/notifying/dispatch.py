@@ -3,10 +3,11 @@
 A step takes new notifications from the inbox into the queues of the endpoints that want
 them (`intake`), then delivers to every (endpoint, player) pair due (`deliver_due`): the
 pair's delivery in flight if one is, else a new one frozen from its queue, where the
-player's pending notifications collapse into one body with one stable id. It is POSTed with
-httpx, signed per Standard Webhooks; a 2xx ends it; anything else (an error status, a
-timeout, a refused connection) schedules the next attempt after the next delay of the retry
-schedule, with jitter, and after the last one the delivery is dead-lettered.
+player's pending notifications collapse into one body with one stable id. It is POSTed (by a
+`Poster`: aiohttp in the dispatcher process), signed per Standard Webhooks; a 2xx ends it;
+anything else (an error status, a timeout, a refused connection) schedules the next attempt
+after the next delay of the retry schedule, with jitter, and after the last one the delivery
+is dead-lettered.
 
 Quiet rule: "your turn" is not pushed to a player who has a live notification stream open
 (the stream tells them already); the rest is.
@@ -27,7 +28,8 @@ import structlog
 from contracts.notifications import Notification
 from contracts.webhooks import DeadLetter, Endpoint, WebhookBody
 from service.adapters.notification_feed import Presence, decode_notification
-from service.adapters.webhooks import Delivery, WebhookStore
+from service.adapters.webhook_http import DeliveryFailed, HttpxPoster, Poster
+from service.adapters.webhooks import Delivery, PairOutcome, WebhookStore
 from service.core.notifying.signing import headers
 
 log = structlog.get_logger("skald.webhooks")
@@ -61,7 +63,7 @@ class Dispatcher:
         self,
         store: WebhookStore,
         presence: Presence,
-        client: httpx.AsyncClient,
+        client: httpx.AsyncClient | Poster,
         schedule_s: list[float],
         timeout_s: float,
         consumer: str,
@@ -73,7 +75,10 @@ class Dispatcher:
         self._clock_offset_ms = 0.0  # the Redis clock minus this process's, read each step
         self.store = store
         self.presence = presence
-        self.client = client
+        # Who POSTs: an httpx client is wrapped (the dispatcher process passes aiohttp's).
+        self.poster: Poster = (
+            HttpxPoster(client) if isinstance(client, httpx.AsyncClient) else client
+        )
         self.schedule_s = schedule_s  # the delay before each retry: len + 1 attempts in all
         self.timeout_s = timeout_s
         self.consumer = consumer
@@ -97,88 +102,91 @@ class Dispatcher:
         return int(time.time() * 1000 + self._clock_offset_ms)
 
     async def deliver_due(self, report: DispatchReport) -> None:
-        """Deliver to every (endpoint, player) pair due now."""
+        """Deliver to every (endpoint, player) pair due now (at most `concurrency * 4` per
+        pass). The Redis work of the pass is batched: the pairs' states in one round trip,
+        the new deliveries frozen in one, the outcomes recorded in one."""
         now = self.now_ms()
         lease_ms = int(self.timeout_s * 1000) + 5000  # past the attempt: a crash retries it
         pairs = await self.store.take(now, lease_ms, self.concurrency * 4)
         if not pairs:
             return
-        self._endpoints = {e.id: e for e in await self.store.endpoints()}
+        presence_keys = [self.presence.key(player_id) for _, player_id in pairs]
+        endpoints, states = await self.store.pair_states(
+            pairs, MAX_PER_DELIVERY, presence_keys, now
+        )
+        self._endpoints = {e.id: e for e in endpoints}
+        outcomes: list[PairOutcome] = []
+        due: list[tuple[Endpoint, str, Delivery]] = []
+        freezing: list[tuple[str, str, int, Delivery | None]] = []
+        for (endpoint_id, player_id), (delivery, queued, present) in zip(
+            pairs, states, strict=True
+        ):
+            endpoint = self._endpoints.get(endpoint_id)
+            if endpoint is None:  # removed: its queue goes with it
+                outcomes.append(PairOutcome(endpoint_id, player_id, now, drop=True))
+            elif delivery is not None:
+                due.append((endpoint, player_id, delivery))
+            elif not queued:
+                outcomes.append(PairOutcome(endpoint_id, player_id, now))
+            else:
+                fresh = self._collapse(endpoint_id, player_id, queued, present, report)
+                freezing.append((endpoint_id, player_id, len(queued), fresh))
+        for (endpoint_id, player_id, _, fresh), done in zip(
+            freezing, await self.store.freeze_many(freezing), strict=True
+        ):
+            endpoint = self._endpoints[endpoint_id]
+            if not done:  # frozen meanwhile (a replay): attempt that one
+                in_flight = await self.store.in_flight(endpoint_id, player_id)
+                if in_flight is not None:
+                    due.append((endpoint, player_id, in_flight))
+            elif fresh is None:  # nothing to send (all quiet)
+                outcomes.append(PairOutcome(endpoint_id, player_id, now))
+            else:
+                due.append((endpoint, player_id, fresh))
         gate = asyncio.Semaphore(self.concurrency)
 
-        async def one(endpoint_id: str, player_id: str) -> None:
+        async def one(endpoint: Endpoint, player_id: str, delivery: Delivery) -> PairOutcome:
             async with gate:
-                try:
-                    await self.deliver_pair(endpoint_id, player_id, report)
-                except Exception:  # Redis lost mid-way: the lease makes it come back
-                    log.exception("webhook_pair_failed", endpoint=endpoint_id, player=player_id)
+                return await self._attempt(endpoint, player_id, delivery, report)
 
-        await asyncio.gather(*(one(e, p) for e, p in pairs))
+        outcomes += await asyncio.gather(*(one(e, p, d) for e, p, d in due))
+        await self.store.settle_pass(outcomes)
 
-    async def deliver_pair(self, endpoint_id: str, player_id: str, report: DispatchReport) -> None:
-        """Attempt the pair's delivery in flight, or a new one from its queue."""
-        endpoint = self._endpoints.get(endpoint_id)
-        now = self.now_ms()
-        if endpoint is None:  # removed: its queue goes with it
-            await self.store.redis.delete(
-                self.store.queue_key(endpoint_id, player_id),
-                self.store.delivery_key(endpoint_id, player_id),
-            )
-            await self.store.finish(endpoint_id, player_id, now)
-            return
-        delivery, queued, present = await self.store.pair_state(
-            endpoint_id, player_id, MAX_PER_DELIVERY, self.presence.key(player_id), now
-        )
-        if delivery is None:
-            delivery = await self._freeze(endpoint_id, player_id, now, queued, present, report)
-            if delivery is None:
-                return
-        await self._attempt(endpoint, player_id, delivery, report)
-
-    async def _freeze(
+    def _collapse(
         self,
         endpoint_id: str,
         player_id: str,
-        now: int,
         queued: list[bytes],
         present: bool,
         report: DispatchReport,
     ) -> Delivery | None:
-        if not queued:
-            await self.store.finish(endpoint_id, player_id, now)
-            return None
+        """The delivery the queued notifications collapse into (None: nothing to send)."""
         notifications = [decode_notification(data) for data in queued]
         if present:
             kept = [n for n in notifications if n.kind != "your_turn"]
             report.quiet += len(notifications) - len(kept)
             notifications = kept
-        delivery = None
-        if notifications:
-            body = _encoder.encode(WebhookBody("notifications", player_id, notifications))
-            delivery = Delivery(delivery_id(endpoint_id, player_id, notifications), body, 0)
-        if not await self.store.freeze(endpoint_id, player_id, len(queued), delivery):
-            return await self.store.in_flight(endpoint_id, player_id)  # frozen meanwhile
-        if delivery is None:
-            await self.store.finish(endpoint_id, player_id, now)
-        return delivery
+        if not notifications:
+            return None
+        body = _encoder.encode(WebhookBody("notifications", player_id, notifications))
+        return Delivery(delivery_id(endpoint_id, player_id, notifications), body, 0)
 
     async def _attempt(
         self, endpoint: Endpoint, player_id: str, delivery: Delivery, report: DispatchReport
-    ) -> None:
+    ) -> PairOutcome:
+        """POST the delivery once; what to record: finished, retry later, or dead."""
         sent = headers(endpoint.secret, delivery.id, int(time.time()), delivery.body)
-        error = ""
         try:
-            response = await self.client.post(
-                endpoint.url, content=delivery.body, headers=sent, timeout=self.timeout_s
-            )
-            if 200 <= response.status_code < 300:
-                await self.store.finish(endpoint.id, player_id, self.now_ms() + self.linger_ms)
-                report.delivered += 1
-                report.notifications_delivered += delivery.body.count(b'"kind":')
-                return
-            error = f"HTTP {response.status_code}"
-        except httpx.HTTPError as exc:
-            error = f"{type(exc).__name__}: {exc}"
+            status = await self.poster.post(endpoint.url, delivery.body, sent, self.timeout_s)
+            error = f"HTTP {status}"
+        except DeliveryFailed as exc:
+            status, error = 0, str(exc)
+        except Exception as exc:  # anything else the client raised: an attempt that failed
+            status, error = 0, f"{type(exc).__name__}: {exc}"
+        if 200 <= status < 300:
+            report.delivered += 1
+            report.notifications_delivered += delivery.body.count(b'"kind":')
+            return PairOutcome(endpoint.id, player_id, self.now_ms() + self.linger_ms)
         attempts = delivery.attempts + 1
         now = self.now_ms()
         report.failed += 1
@@ -192,10 +200,9 @@ class Dispatcher:
                 last_error=error,
                 at_ms=now,
             )
-            await self.store.finish(endpoint.id, player_id, now, dead)
             report.dead += 1
             log.warning("webhook_dead_lettered", id=delivery.id, endpoint=endpoint.id, error=error)
-            return
+            return PairOutcome(endpoint.id, player_id, now, dead=dead)
         delay_s = self.schedule_s[attempts - 1] * self.rng.uniform(0.8, 1.2)
-        await self.store.retry_at(endpoint.id, player_id, attempts, now + int(delay_s * 1000))
         log.info("webhook_retry", id=delivery.id, attempts=attempts, error=error, delay_s=delay_s)
+        return PairOutcome(endpoint.id, player_id, now + int(delay_s * 1000), attempts)

@@ -155,11 +155,16 @@ class NotificationProjector:
             if player is not None:
                 by_player[player].append(notification)
         if by_player and await self._webhooks_on():
-            await self._queue_webhooks(by_player)
-        added = 0
-        for player, theirs in by_player.items():
-            added += await self.feed.append(player, theirs)
-        return added
+            new = await self._unfed(by_player)
+            webhooks = self.webhooks
+            assert webhooks is not None
+            if webhooks.redis is not self.feed.redis:  # not one connection: queue them first
+                await webhooks.enqueue_many(new)
+                return await self.feed.append_many(by_player)
+            return await self.feed.append_many(
+                by_player, before=lambda pipe: webhooks.queue_into(pipe, new)
+            )
+        return await self.feed.append_many(by_player)
 
     async def _webhooks_on(self) -> bool:
         """Whether any webhook endpoint is registered (checked at most once a second)."""
@@ -171,21 +176,21 @@ class NotificationProjector:
             self._endpoints_checked = now
         return self._endpoints_exist
 
-    async def _queue_webhooks(self, by_player: dict[str, list[Notification]]) -> None:
-        """Queue for delivery those not in the feeds yet, before they are added to them: a
-        crash in between delivers them twice (same ids), never not at all. Two round trips
-        for all the players."""
-        assert self.webhooks is not None
+    async def _unfed(
+        self, by_player: dict[str, list[Notification]]
+    ) -> list[tuple[str, str, bytes]]:
+        """(player, kind, JSON) of those not in the feeds yet, to queue for delivery before
+        they are added to them (in the appends' round trip, ahead of them): a crash in
+        between delivers them twice (same ids), never not at all."""
         lacking = await self.feed.missing_many(
             {player: [n.id for n in theirs] for player, theirs in by_player.items()}
         )
-        new = [
+        return [
             (player, n.kind, encode_notification(n))
             for player, theirs in by_player.items()
             for n, missing in zip(theirs, lacking[player], strict=True)
             if missing
         ]
-        await self.webhooks.enqueue_many(new)
 
     async def send_reminders(self, limit: int, now_ms: int | None = None) -> int:
         """Send the deadline reminders due (at `now_ms`, by default the Redis clock's now)
