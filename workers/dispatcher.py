@@ -32,9 +32,7 @@ NICENESS = 5
 
 async def serve(settings: Settings, stop: asyncio.Event) -> None:
     """Dispatch until `stop` is set; Redis outages are waited out."""
-    from redis.asyncio import Redis
-
-    redis = Redis.from_url(settings.redis_url)
+    redis = bootstrap.event_client(settings)  # one Redis, or the cluster the settings name
     consumer = f"{socket.gethostname()}-{os.getpid()}"
     async with new_session() as session:
         dispatcher = bootstrap.dispatcher(settings, redis, AiohttpPoster(session), consumer)
