@@ -28,6 +28,7 @@ import subprocess
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -142,40 +143,45 @@ class SingleRedis:
         self.process.wait()
 
 
-async def cluster_figures(games: int = 32, commands: int = 40) -> dict[str, float]:
-    """The cluster against one Redis (see the module's doc)."""
+async def cluster_figures(
+    games: int = 32, commands: int = 40, replica_sides: bool = True
+) -> dict[str, float]:
+    """The cluster against one Redis (see the module's doc); `replica_sides` adds one Redis
+    with a replica and the cluster's masters without replicas."""
     if shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
         return {}
     register_race()
     root = Path(tempfile.mkdtemp(prefix="skald-bench-cluster-"))
-    single = SingleRedis(root / "single")
-    replicated = SingleRedis(root / "replicated")
-    replica = SingleRedis(root / "replica", replica_of=replicated.port)
-    cluster = LocalCluster(root / "cluster").start()
-    masters = LocalCluster(root / "masters").start(nodes=3, replicas=0)
+    stops: list[Callable[[], None]] = []
     figures: dict[str, float] = {}
+    sides: dict[str, tuple[Redis, str, bool]] = {}
     try:
-        single_client = Redis.from_url(single.url)
-        replicated_client = Redis.from_url(replicated.url)
-        cluster_client = event_redis(cluster.url, cluster=True)
-        masters_client = event_redis(masters.url, cluster=True)
-        sides = {
-            "single": (single_client, single.url, False),
-            "single_replicated": (replicated_client, replicated.url, False),
-            "cluster": (cluster_client, cluster.url, True),
-            "cluster_masters": (masters_client, masters.url, True),
-        }
-        try:
-            # Alternate the sides, three times each, and keep each side's best: the machine is
-            # shared.
-            best: dict[str, float] = {}
-            for _ in range(3):
-                for side, (client, url, on_cluster) in sides.items():
-                    per_s = await Harness(client, url, on_cluster, 0).throughput(games, commands)
-                    best[side] = max(best.get(side, 0.0), per_s)
-            for side, per_s in best.items():
-                figures[f"{side}_per_s"] = per_s
-            figures["cluster_vs_single"] = figures["cluster_per_s"] / figures["single_per_s"]
+        single = SingleRedis(root / "single")
+        stops.append(single.stop)
+        cluster = LocalCluster(root / "cluster").start()
+        stops.append(cluster.stop)
+        sides["single"] = (Redis.from_url(single.url), single.url, False)
+        sides["cluster"] = (event_redis(cluster.url, cluster=True), cluster.url, True)
+        if replica_sides:
+            replicated = SingleRedis(root / "replicated")
+            stops.append(replicated.stop)
+            replica = SingleRedis(root / "replica", replica_of=replicated.port)
+            stops.append(replica.stop)
+            masters = LocalCluster(root / "masters").start(nodes=3, replicas=0)
+            stops.append(masters.stop)
+            sides["single_replicated"] = (Redis.from_url(replicated.url), replicated.url, False)
+            sides["cluster_masters"] = (event_redis(masters.url, cluster=True), masters.url, True)
+        # Alternate the sides, three times each, and keep each side's best: the machine is
+        # shared.
+        best: dict[str, float] = {}
+        for _ in range(3):
+            for side, (client, url, on_cluster) in sides.items():
+                per_s = await Harness(client, url, on_cluster, 0).throughput(games, commands)
+                best[side] = max(best.get(side, 0.0), per_s)
+        for side, per_s in best.items():
+            figures[f"{side}_per_s"] = per_s
+        figures["cluster_vs_single"] = figures["cluster_per_s"] / figures["single_per_s"]
+        if replica_sides:
             # The same durability on both sides: one Redis with a replica, as each master has.
             figures["cluster_vs_single_replicated"] = (
                 figures["cluster_per_s"] / figures["single_replicated_per_s"]
@@ -184,26 +190,21 @@ async def cluster_figures(games: int = 32, commands: int = 40) -> dict[str, floa
             figures["cluster_masters_vs_single"] = (
                 figures["cluster_masters_per_s"] / figures["single_per_s"]
             )
-            submits = games * commands // 2
-            no_wait = Harness(cluster_client, cluster.url, True, 0)
-            with_wait = Harness(cluster_client, cluster.url, True, 1)
-            figures["submit_us_single"] = await Harness(
-                single_client, single.url, False, 0
-            ).submit_us(submits)
-            figures["submit_us_cluster"] = await no_wait.submit_us(submits)
-            figures["submit_us_cluster_wait"] = await with_wait.submit_us(submits)
-            figures["wait_cost_us"] = (
-                figures["submit_us_cluster_wait"] - figures["submit_us_cluster"]
-            )
-        finally:
-            for client, _, _ in sides.values():
-                await client.aclose()
+        single_client, cluster_client = sides["single"][0], sides["cluster"][0]
+        submits = games * commands // 2
+        no_wait = Harness(cluster_client, cluster.url, True, 0)
+        with_wait = Harness(cluster_client, cluster.url, True, 1)
+        figures["submit_us_single"] = await Harness(single_client, single.url, False, 0).submit_us(
+            submits
+        )
+        figures["submit_us_cluster"] = await no_wait.submit_us(submits)
+        figures["submit_us_cluster_wait"] = await with_wait.submit_us(submits)
+        figures["wait_cost_us"] = figures["submit_us_cluster_wait"] - figures["submit_us_cluster"]
     finally:
-        cluster.stop()
-        masters.stop()
-        single.stop()
-        replica.stop()
-        replicated.stop()
+        for client, _, _ in sides.values():
+            await client.aclose()
+        for stop in reversed(stops):
+            stop()
         shutil.rmtree(root, ignore_errors=True)
     return figures
 
