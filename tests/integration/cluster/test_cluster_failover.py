@@ -146,8 +146,7 @@ class Client:
 
 
 async def play(
-    client: Client, game_id: str, tokens: list[str], seed: int,
-    acknowledged: dict[str, tuple[str, int]],
+    client: Client, game_id: str, tokens: list[str], seed: int, acknowledged: dict[str, str],
     decided: asyncio.Queue[None],
 ) -> None:  # fmt: skip
     """Play a game to its end; every command acknowledged (202 or 200) is recorded."""
@@ -170,7 +169,7 @@ async def play(
                 json=body, headers=headers,
             )  # fmt: skip
             assert reply.status_code in (200, 202), reply.text
-            acknowledged[command_id] = (game_id, seat)
+            acknowledged[command_id] = game_id
             if reply.status_code == 200:
                 break
             client.counts["still_queued"] += 1  # the same id again: one outcome
@@ -212,7 +211,7 @@ async def test_a_master_killed_mid_load_loses_nothing_acknowledged(
     apis = ApiProcesses(cluster_settings)
     workers = Workers(cluster_settings)
     counts: Counter[str] = Counter()
-    acknowledged: dict[str, tuple[str, int]] = {}
+    acknowledged: dict[str, str] = {}
     decided: asyncio.Queue[None] = asyncio.Queue()
     try:
         apis.start(2)
@@ -263,12 +262,12 @@ async def test_a_master_killed_mid_load_loses_nothing_acknowledged(
             head = await store.head(game_id)
             assert head is not None and head.finished and head.cursor == inbox[-1].inbox_id
             for received in inbox:
-                record = await store.command(game_id, received.seat, received.command_id)
+                record = await store.command(game_id, received.command_id)
                 assert record is not None and record.status == "applied", record
                 span = (record.last_version or 0) - (record.first_version or 0) + 1
-                assert events_of[received.key] == span
-        for command_id, (game_id, seat) in acknowledged.items():
-            record = await store.command(game_id, seat, command_id)
+                assert events_of[received.command_id] == span
+        for command_id, game_id in acknowledged.items():
+            record = await store.command(game_id, command_id)
             assert record is not None and record.status == "applied", (command_id, record)
         counts["acknowledged"] = len(acknowledged)
     finally:

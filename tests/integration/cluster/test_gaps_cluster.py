@@ -12,7 +12,7 @@ import redis
 
 from service import bootstrap
 from service.adapters.redis_clients import event_redis
-from service.adapters.store.records import Accepted, Duplicate, ReceivedCommand, TurnRequest
+from service.adapters.store.records import Accepted, Duplicate, TurnRequest
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.replica_wait import NotReplicated, ReplicaWait
 from service.adapters.store.side import PendingIndex
@@ -32,14 +32,6 @@ async def store(redis_cluster: LocalCluster) -> AsyncIterator[RedisEventStore]:
     await client.aclose()
 
 
-def bare_submit_args(received: ReceivedCommand, game_id: str) -> list[object]:
-    """The submit script's arguments, as the store passes them (no rate limit, 4 runners)."""
-    return [
-        received.key, received.seat, "r", received.body, "job", 0, 1000, game_id, 4, 1,
-        received.command_id, 1,
-    ]  # fmt: skip
-
-
 async def test_a_submit_stopped_before_its_wake_is_found_and_marked_ready(
     store: RedisEventStore,
 ) -> None:
@@ -52,7 +44,7 @@ async def test_a_submit_stopped_before_its_wake_is_found_and_marked_ready(
     # The API process dies after the submit script, before it marks the game anywhere.
     reply = await store.scripts.submit(
         keys=[keys.meta, keys.commands, keys.inbox, keys.rate(received.seat)],
-        args=bare_submit_args(received, "g1"),
+        args=[received.command_id, received.seat, "r", received.body, "job", 0, 1000, "g1", 4, 1],
     )
     assert reply[0] == b"accepted"
     assert await store.redis.zscore(store.ready_key, "g1") is None
@@ -100,8 +92,7 @@ async def test_with_wait_a_command_is_acknowledged_once_a_replica_holds_it(
         replica = redis.Redis(port=replica_port)
         try:
             replica.execute_command("READONLY")
-            stored = replica.hget(store.keys("g1").commands, command("c1").key)
-            assert stored == accepted.inbox_id.encode()
+            assert replica.hget(store.keys("g1").commands, "c1") == accepted.inbox_id.encode()
         finally:
             replica.close()
 
@@ -127,7 +118,7 @@ async def test_a_retried_submit_marks_its_game_again(store: RedisEventStore) -> 
     keys = store.keys("g1")
     await store.scripts.submit(
         keys=[keys.meta, keys.commands, keys.inbox, keys.rate(received.seat)],
-        args=bare_submit_args(received, "g1"),
+        args=[received.command_id, received.seat, "r", received.body, "job", 0, 1000, "g1", 4, 1],
     )  # the API died before the wake; the client, unanswered, sends the command again
 
     again = await store.submit("g1", received, "job-2", 0, 1000)
