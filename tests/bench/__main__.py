@@ -76,6 +76,8 @@ ROWS = [
     ("single_per_s", "commands/s", 0),
     ("cluster_per_s", "commands/s", 0),
     ("cluster_vs_single", "ratio", 2),
+    ("cluster_vs_single_replicated", "ratio", 2),
+    ("cluster_masters_vs_single", "ratio", 2),
     ("submit_us_cluster", "µs", 0),
     ("submit_us_cluster_wait", "µs", 0),
     ("wait_cost_us", "µs", 0),

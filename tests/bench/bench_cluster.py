@@ -9,6 +9,10 @@ second): one redis-server, and a cluster of 3 masters and 3 replicas
 interleaved, then drained by one runner in rounds, as a worker does under load:
 - `cluster_per_s` / `single_per_s`: decided commands per second (submit + drain);
   `cluster_vs_single` their ratio (target: at least 0.75);
+- `single_replicated_per_s`: one redis-server with one replica (the cluster's durability);
+  `cluster_vs_single_replicated` the cluster against it;
+- `cluster_masters_per_s`: the cluster's 3 masters without replicas; `cluster_masters_vs_single`
+  what is left of the gap without the replicas' processes on the same cores;
 - `submit_us_cluster`, `submit_us_cluster_wait`: one submission on the cluster without and
   with `SKALD_WAIT_REPLICAS=1`; `wait_cost_us` the difference.
 """
@@ -24,6 +28,7 @@ import subprocess
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -110,23 +115,27 @@ class Harness:
 
 
 class SingleRedis:
-    """A redis-server of this run's own, configured as the cluster's nodes are."""
+    """A redis-server of this run's own, configured as the cluster's nodes are; a replica of
+    the server on port `replica_of` when given (returns once it is in sync)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, replica_of: int | None = None) -> None:
         self.port = free_port()
         root.mkdir(parents=True, exist_ok=True)
+        replication = [] if replica_of is None else ["--replicaof", "127.0.0.1", str(replica_of)]
         self.process = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
              "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
-             "--dir", str(root)],
+             "--dir", str(root), *replication],
             stdout=subprocess.DEVNULL,
         )  # fmt: skip
         for _ in range(200):
             try:
-                if sync_redis.Redis(port=self.port).ping():
+                info = sync_redis.Redis(port=self.port).info("replication")
+                if replica_of is None or info.get("master_link_status") == "up":
                     break
             except sync_redis.exceptions.ConnectionError:
-                time.sleep(0.05)
+                pass
+            time.sleep(0.05)
         self.url = f"redis://127.0.0.1:{self.port}/0"
 
     def stop(self) -> None:
@@ -134,48 +143,68 @@ class SingleRedis:
         self.process.wait()
 
 
-async def cluster_figures(games: int = 32, commands: int = 40) -> dict[str, float]:
-    """The cluster against one Redis (see the module's doc)."""
+async def cluster_figures(
+    games: int = 32, commands: int = 40, replica_sides: bool = True
+) -> dict[str, float]:
+    """The cluster against one Redis (see the module's doc); `replica_sides` adds one Redis
+    with a replica and the cluster's masters without replicas."""
     if shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
         return {}
     register_race()
     root = Path(tempfile.mkdtemp(prefix="skald-bench-cluster-"))
-    single = SingleRedis(root / "single")
-    cluster = LocalCluster(root / "cluster").start()
+    stops: list[Callable[[], None]] = []
     figures: dict[str, float] = {}
+    sides: dict[str, tuple[Redis, str, bool]] = {}
     try:
-        single_client = Redis.from_url(single.url)
-        cluster_client = event_redis(cluster.url, cluster=True)
-        try:
-            # Alternate the two, twice each, and keep each side's best: the machine is shared.
-            singles, clusters = [], []
-            for _ in range(2):
-                singles.append(
-                    await Harness(single_client, single.url, False, 0).throughput(games, commands)
-                )
-                clusters.append(
-                    await Harness(cluster_client, cluster.url, True, 0).throughput(games, commands)
-                )
-            figures["single_per_s"] = max(singles)
-            figures["cluster_per_s"] = max(clusters)
-            figures["cluster_vs_single"] = figures["cluster_per_s"] / figures["single_per_s"]
-            submits = games * commands // 2
-            no_wait = Harness(cluster_client, cluster.url, True, 0)
-            with_wait = Harness(cluster_client, cluster.url, True, 1)
-            figures["submit_us_single"] = await Harness(
-                single_client, single.url, False, 0
-            ).submit_us(submits)
-            figures["submit_us_cluster"] = await no_wait.submit_us(submits)
-            figures["submit_us_cluster_wait"] = await with_wait.submit_us(submits)
-            figures["wait_cost_us"] = (
-                figures["submit_us_cluster_wait"] - figures["submit_us_cluster"]
+        single = SingleRedis(root / "single")
+        stops.append(single.stop)
+        cluster = LocalCluster(root / "cluster").start()
+        stops.append(cluster.stop)
+        sides["single"] = (Redis.from_url(single.url), single.url, False)
+        sides["cluster"] = (event_redis(cluster.url, cluster=True), cluster.url, True)
+        if replica_sides:
+            replicated = SingleRedis(root / "replicated")
+            stops.append(replicated.stop)
+            replica = SingleRedis(root / "replica", replica_of=replicated.port)
+            stops.append(replica.stop)
+            masters = LocalCluster(root / "masters").start(nodes=3, replicas=0)
+            stops.append(masters.stop)
+            sides["single_replicated"] = (Redis.from_url(replicated.url), replicated.url, False)
+            sides["cluster_masters"] = (event_redis(masters.url, cluster=True), masters.url, True)
+        # Alternate the sides, three times each, and keep each side's best: the machine is
+        # shared.
+        best: dict[str, float] = {}
+        for _ in range(3):
+            for side, (client, url, on_cluster) in sides.items():
+                per_s = await Harness(client, url, on_cluster, 0).throughput(games, commands)
+                best[side] = max(best.get(side, 0.0), per_s)
+        for side, per_s in best.items():
+            figures[f"{side}_per_s"] = per_s
+        figures["cluster_vs_single"] = figures["cluster_per_s"] / figures["single_per_s"]
+        if replica_sides:
+            # The same durability on both sides: one Redis with a replica, as each master has.
+            figures["cluster_vs_single_replicated"] = (
+                figures["cluster_per_s"] / figures["single_replicated_per_s"]
             )
-        finally:
-            await single_client.aclose()
-            await cluster_client.aclose()
+            # What the replicas' processes cost on this machine's cores.
+            figures["cluster_masters_vs_single"] = (
+                figures["cluster_masters_per_s"] / figures["single_per_s"]
+            )
+        single_client, cluster_client = sides["single"][0], sides["cluster"][0]
+        submits = games * commands // 2
+        no_wait = Harness(cluster_client, cluster.url, True, 0)
+        with_wait = Harness(cluster_client, cluster.url, True, 1)
+        figures["submit_us_single"] = await Harness(single_client, single.url, False, 0).submit_us(
+            submits
+        )
+        figures["submit_us_cluster"] = await no_wait.submit_us(submits)
+        figures["submit_us_cluster_wait"] = await with_wait.submit_us(submits)
+        figures["wait_cost_us"] = figures["submit_us_cluster_wait"] - figures["submit_us_cluster"]
     finally:
-        cluster.stop()
-        single.stop()
+        for client, _, _ in sides.values():
+            await client.aclose()
+        for stop in reversed(stops):
+            stop()
         shutil.rmtree(root, ignore_errors=True)
     return figures
 

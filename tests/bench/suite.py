@@ -62,6 +62,7 @@ class SuiteLoad:
     # Redis Cluster against one Redis (bench_cluster), and idle streams (bench_connections).
     cluster_games: int = 16
     cluster_commands: int = 20
+    cluster_replica_sides: bool = True  # one Redis with a replica, a cluster without replicas
     idle_streams: int = 10_000
     idle_stream_games: int = 200
     # The web client in Chromium (bench_web): page loads timed, moves a spectator watches.
@@ -92,6 +93,7 @@ TINY_SUITE = SuiteLoad(
     notify=NotifyLoad(4, 3, workers=1),
     cluster_games=2,
     cluster_commands=3,
+    cluster_replica_sides=False,
     idle_streams=20,
     idle_stream_games=2,
     web_loads=1,
@@ -184,7 +186,11 @@ async def run_suite(
         progress("ratings")
         figures.update(await ratings_figures(redis, load.ratings_results))
         progress("redis cluster against one redis")
-        figures.update(await cluster_figures(load.cluster_games, load.cluster_commands))
+        figures.update(
+            await cluster_figures(
+                load.cluster_games, load.cluster_commands, load.cluster_replica_sides
+            )
+        )
         progress(f"{load.idle_streams} idle streams")
         figures.update(
             await connection_figures(load.idle_streams, load.idle_stream_games, redis_url)

@@ -94,7 +94,8 @@ class LocalCluster:
             timeout=START_TIMEOUT_S,
         )
         self.wait_healthy()
-        self.wait_replicated()
+        if replicas:
+            self.wait_replicated()
 
     def _spawn(self, port: int) -> None:
         directory = self.root / str(port)
