@@ -28,6 +28,7 @@ from redis.crc import key_slot
 
 from service import bootstrap
 from service.adapters.embedded_redis import free_port
+from service.adapters.store.command_keys import command_key
 from service.adapters.store.keys import drain_prefix, ready_key
 from service.adapters.store.records import NO_INBOX_ID
 from service.shared.settings import Settings
@@ -146,7 +147,8 @@ class Client:
 
 
 async def play(
-    client: Client, game_id: str, tokens: list[str], seed: int, acknowledged: dict[str, str],
+    client: Client, game_id: str, tokens: list[str], seed: int,
+    acknowledged: dict[str, tuple[str, int]],
     decided: asyncio.Queue[None],
 ) -> None:  # fmt: skip
     """Play a game to its end; every command acknowledged (202 or 200) is recorded."""
@@ -169,7 +171,7 @@ async def play(
                 json=body, headers=headers,
             )  # fmt: skip
             assert reply.status_code in (200, 202), reply.text
-            acknowledged[command_id] = game_id
+            acknowledged[command_id] = (game_id, seat)
             if reply.status_code == 200:
                 break
             client.counts["still_queued"] += 1  # the same id again: one outcome
@@ -211,7 +213,7 @@ async def test_a_master_killed_mid_load_loses_nothing_acknowledged(
     apis = ApiProcesses(cluster_settings)
     workers = Workers(cluster_settings)
     counts: Counter[str] = Counter()
-    acknowledged: dict[str, str] = {}
+    acknowledged: dict[str, tuple[str, int]] = {}
     decided: asyncio.Queue[None] = asyncio.Queue()
     try:
         apis.start(2)
@@ -262,12 +264,12 @@ async def test_a_master_killed_mid_load_loses_nothing_acknowledged(
             head = await store.head(game_id)
             assert head is not None and head.finished and head.cursor == inbox[-1].inbox_id
             for received in inbox:
-                record = await store.command(game_id, received.command_id)
+                record = await store.command(game_id, received.seat, received.command_id)
                 assert record is not None and record.status == "applied", record
                 span = (record.last_version or 0) - (record.first_version or 0) + 1
-                assert events_of[received.command_id] == span
-        for command_id, game_id in acknowledged.items():
-            record = await store.command(game_id, command_id)
+                assert events_of[command_key(received.seat, received.command_id)] == span
+        for command_id, (game_id, seat) in acknowledged.items():
+            record = await store.command(game_id, seat, command_id)
             assert record is not None and record.status == "applied", (command_id, record)
         counts["acknowledged"] = len(acknowledged)
     finally:
