@@ -23,7 +23,8 @@ end
 -- Redis restarted or failed over, the lease is gone as if expired; the commit's version and
 -- undecided-command checks are what keep a batch from being applied twice. A token is the
 -- clock in microseconds (above the last one handed out), so tokens stay unique across a
--- restart that lost the fence. (A Redis without set_repl, such as the tests' fake, keeps none.)
+-- restart that lost the fence. (fakeredis, with neither set_repl nor an append-only file,
+-- skips the switch.)
 local off_the_log = redis.set_repl ~= nil
 if off_the_log then
     redis.set_repl(redis.REPL_NONE)
