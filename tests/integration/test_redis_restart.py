@@ -13,12 +13,17 @@ from pathlib import Path
 import msgspec
 import pytest
 import redis
+from redis.asyncio import Redis
 
 from service import bootstrap
+from service.adapters.store.ports import LeaseLost
+from service.adapters.store.records import NO_INBOX_ID, Batch, TurnRequest
+from service.adapters.store.redis_store import RedisEventStore
 from service.shared.errors import Unavailable
 from service.shared.settings import Settings
 from tests.fakes.race import race_config, register_race
 from tests.integration.conftest import PLUGINS, Workers
+from tests.unit.service.store_contract import GAME, LEASE_MS, command, create_game, submit
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
 
@@ -120,3 +125,40 @@ async def test_nothing_acknowledged_is_lost_and_everyone_recovers(own_redis: Own
     finally:
         await skald.close()
         workers.stop()
+
+
+def aof_bytes(server: OwnRedis) -> int:
+    return sum(path.stat().st_size for path in server.data_dir.rglob("*.aof"))
+
+
+async def test_a_lease_is_kept_off_the_append_only_file_and_its_token_survives_a_restart(
+    own_redis: OwnRedis,
+) -> None:
+    # Taking a lease makes the worker wait for no disk sync (nothing reaches the AOF), and a
+    # restart that forgot the lease and its fence never hands out a token given before.
+    client = Redis.from_url(own_redis.url)
+    store = RedisEventStore(client, prefix="lease-aof:")
+    try:
+        await create_game(store)
+        await submit(store, command("c1"))
+        before = aof_bytes(own_redis)
+
+        [first] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 10)
+
+        assert first is not None and await store.lease_held(GAME)
+        assert aof_bytes(own_redis) == before
+        await client.aclose()
+        own_redis.kill()
+        own_redis.start()
+        client = Redis.from_url(own_redis.url)
+        store = RedisEventStore(client, prefix="lease-aof:")
+        assert not await store.lease_held(GAME)  # gone, as if it had expired
+
+        [second] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 10)
+
+        assert second is not None and second.lease > first.lease
+        assert [c.command_id for c in second.commands] == ["c1"]  # the submit was kept
+        with pytest.raises(LeaseLost):
+            await store.commit(GAME, Batch(first.lease, 3, NO_INBOX_ID, b"", [], []))
+    finally:
+        await client.aclose()

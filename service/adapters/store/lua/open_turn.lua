@@ -1,5 +1,6 @@
 -- Start a drain turn in one round trip: take the game's lease with a new fencing token
 -- (unless someone holds it), and read the head and the first commands past its cursor.
+-- Nothing it does reaches the append-only file: it costs no disk sync (see below).
 -- Read under the lease just taken, so no other worker moves the head or cursor meanwhile.
 -- A worker whose cached state is at `known` also gets the events after it (another worker
 -- applied them); one with nothing cached (`known` = 0) also gets the game's fixed facts and
@@ -16,8 +17,30 @@ local head = redis.call('HMGET', KEYS[3], 'v', 'h', 'cur', 'st')
 if not head[1] then
     return {'nogame'}
 end
-local token = redis.call('INCR', KEYS[2])
+-- The lease and its fence are coordination, not data: they are written on this Redis alone,
+-- never to its append-only file nor to replicas (REPL_NONE), so that taking a lease does not
+-- make the worker wait for a disk sync (with `appendfsync always`, one per write reply).
+-- Redis restarted or failed over, the lease is gone as if expired; the commit's version and
+-- undecided-command checks are what keep a batch from being applied twice. A token is the
+-- clock in microseconds (above the last one handed out), so tokens stay unique across a
+-- restart that lost the fence. (fakeredis, with neither set_repl nor an append-only file,
+-- skips the switch.)
+local off_the_log = redis.set_repl ~= nil
+if off_the_log then
+    redis.set_repl(redis.REPL_NONE)
+end
+local now = redis.call('TIME')
+local token = now[1] * 1000000 + now[2]
+local last = tonumber(redis.call('GET', KEYS[2]) or '0')
+if token <= last then
+    token = last + 1
+end
+token = string.format('%d', token)
+redis.call('SET', KEYS[2], token)
 redis.call('SET', KEYS[1], token, 'PX', ARGV[1])
+if off_the_log then
+    redis.set_repl(redis.REPL_ALL)
+end
 local cursor = head[3] or '0-0'
 local commands = redis.call('XRANGE', KEYS[4], '(' .. cursor, '+', 'COUNT', ARGV[2])
 local known = tonumber(ARGV[3])
