@@ -58,7 +58,9 @@ web: $(WEB_STAMP)
 browser:
 	@if [ -x /usr/bin/chromium ]; then :; \
 	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-		apt-get install -y --no-install-recommends chromium || echo "chromium could not be installed: the browser tests will be skipped"; \
+		{ DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium || \
+		  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium; }; } || \
+		echo "chromium could not be installed: the browser tests will be skipped"; \
 	else \
 		echo "no /usr/bin/chromium and no way to install it: the browser tests will be skipped"; \
 	fi
