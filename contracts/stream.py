@@ -57,9 +57,11 @@ class Clock(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     # e.g. 86400 (a day, async play) or 60 (live); from a second to a year
     per_move_s: Annotated[float, msgspec.Meta(ge=1, le=366 * 86400)]
-    # a seat's whole-game bank (0: none); each move adds `increment_s`
-    total_s: Annotated[float, msgspec.Meta(ge=0)] = 0.0
-    increment_s: Annotated[float, msgspec.Meta(ge=0)] = 0.0
+    # a seat's whole-game bank (0: none), at most a year; each move adds `increment_s`, at
+    # most a day (the bank then grows at most a day a move: its milliseconds always fit the
+    # store's 64-bit integers)
+    total_s: Annotated[float, msgspec.Meta(ge=0, le=366 * 86400)] = 0.0
+    increment_s: Annotated[float, msgspec.Meta(ge=0, le=86400)] = 0.0
     # missed turns in a row after which a bot holds the seat for good
     abandon_after: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 3
     # what acts for a seat whose deadline passed: a bot plays its turn; its turn is passed

@@ -181,3 +181,30 @@ async def test_a_clock_that_skips_turns_is_refused_where_the_rules_never_pass(ap
         headers=bearer(ada["token"]),
     )
     assert forfeit.status_code == 201, forfeit.text
+
+
+@pytest.mark.parametrize(
+    "clock",
+    [
+        {"per_move_s": 60, "increment_s": 1.7e308},
+        {"per_move_s": 60, "total_s": 3.5e16},
+        {"per_move_s": 60, "increment_s": 86401},
+        {"per_move_s": 1e9},
+        {"per_move_s": 60, "take_back": 0},
+    ],
+)
+async def test_a_clock_out_of_its_bounds_is_a_400_naming_it_and_creates_nothing(
+    api: Api, clock: dict[str, object]
+) -> None:
+    ada = await new_player(api, "Ada")
+    refused = await api.client.post(
+        "/games",
+        json={"game": "race", "config": race_config(), "clock": clock},
+        headers=bearer(ada["token"]),
+    )
+    assert refused.status_code == 400, refused.text
+    problem = refused.json()
+    assert problem["code"] == "request.invalid"
+    assert problem["errors"][0]["key"].startswith("clock.")
+    mine = await api.client.get("/players/me/games", headers=bearer(ada["token"]))
+    assert mine.json()["games"] == []
