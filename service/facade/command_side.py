@@ -62,6 +62,9 @@ def new_game_id() -> str:
     return game_id
 
 
+# A wait shorter than this is no wait: it could only end before anything can be decided.
+MIN_WAIT_S = 0.001
+
 class CommandSide:
     """What changes a game: creating it, seating players, queueing their commands."""
 
@@ -257,14 +260,19 @@ class CommandSide:
         """The command's outcome once decided, or "queued" after `timeout_s` seconds."""
         timeout_s = max(0.0, min(timeout_s, self.settings.max_wait_s))
         current = await self.outcome(game_id, command_id, seat=seat)
-        if current.status != "queued" or timeout_s == 0:
+        if current.status != "queued" or timeout_s < MIN_WAIT_S:
             return current
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(timeout_s), self.notifier.listen(game_id) as versions:
-                # Subscribed before this read: a decision published after it wakes us below.
-                while (current := await self.outcome(game_id, command_id, seat=seat)).status == (
-                    "queued"
-                ):
-                    await versions.get()
-                return current
+        # The wait's timeout covers the waiting only, never the subscription: a timeout that
+        # fires while the notifier's pub/sub call is half-way (a wait of a few nanoseconds
+        # fires at once) once left later requests waiting past 10 s. Subscribing is bounded
+        # by the notifier itself.
+        async with self.notifier.listen(game_id) as versions:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(timeout_s):
+                    # Subscribed before this read: a decision published after it wakes us.
+                    while (
+                        current := await self.outcome(game_id, command_id, seat=seat)
+                    ).status == "queued":
+                        await versions.get()
+                    return current
         return await self.outcome(game_id, command_id, seat=seat)
