@@ -295,19 +295,8 @@ class WebhookStore:
             return []
         async with self.redis.pipeline(transaction=False) as pipe:
             for endpoint_id, player_id, taken, delivery in frozen:
-                await self._freeze(
-                    keys=[
-                        self.queue_key(endpoint_id, player_id),
-                        self.delivery_key(endpoint_id, player_id),
-                    ],
-                    args=[
-                        taken,
-                        "" if delivery is None else delivery.id,
-                        b"" if delivery is None else delivery.body,
-                        0 if delivery is None else delivery.attempts,
-                    ],
-                    client=pipe,
-                )
+                keys, args = self._freeze_call(endpoint_id, player_id, taken, delivery)
+                await self._freeze(keys=keys, args=args, client=pipe)
             done = await pipe.execute()
         return [bool(d) for d in done]
 
@@ -347,19 +336,18 @@ class WebhookStore:
     ) -> bool:
         """Take `taken` queued notifications off the pair's queue into `delivery` (None: they
         are dropped, nothing to send); False if a delivery was in flight already."""
-        done: Any = await self._freeze(
-            keys=[
-                self.queue_key(endpoint_id, player_id),
-                self.delivery_key(endpoint_id, player_id),
-            ],
-            args=[
-                taken,
-                "" if delivery is None else delivery.id,
-                b"" if delivery is None else delivery.body,
-                0 if delivery is None else delivery.attempts,
-            ],
-        )
+        keys, args = self._freeze_call(endpoint_id, player_id, taken, delivery)
+        done: Any = await self._freeze(keys=keys, args=args)
         return bool(done)
+
+    def _freeze_call(
+        self, endpoint_id: str, player_id: str, taken: int, delivery: Delivery | None
+    ) -> tuple[list[str], list[Any]]:
+        """The freeze script's keys and arguments for one pair."""
+        keys = [self.queue_key(endpoint_id, player_id), self.delivery_key(endpoint_id, player_id)]
+        if delivery is None:
+            return keys, [taken, "", b"", 0]
+        return keys, [taken, delivery.id, delivery.body, delivery.attempts]
 
     async def retry_at(self, endpoint_id: str, player_id: str, attempts: int, at_ms: int) -> None:
         """Record a failed attempt and when to try again."""
