@@ -44,8 +44,17 @@ export async function ok<T>(
 ): Promise<T> {
   const { data, error, response } = await reply;
   if (data !== undefined && response.ok) return data;
-  const problem = (error && typeof error === 'object' ? error : {}) as Partial<Problem>;
-  throw new ApiError(response.status, problem);
+  throw new ApiError(response.status, problemOf(error));
+}
+
+/** The fields of a problem that a refusal's body has (any body: a proxy may answer one). */
+function problemOf(error: unknown): Partial<Problem> {
+  if (typeof error !== 'object' || error === null) return {};
+  const text = (name: 'title' | 'detail' | 'code'): string | undefined => {
+    const value: unknown = Reflect.get(error, name);
+    return typeof value === 'string' ? value : undefined;
+  };
+  return { title: text('title'), detail: text('detail'), code: text('code') };
 }
 
 /** A message for anything thrown. */

@@ -13,9 +13,9 @@ export function centre(q: number, r: number, size: number, orientation: Orientat
 /** The six corners, clockwise; pointy-top starts at the top (N), flat-top at the east. */
 export function corners([x, y]: Point, size: number, orientation: Orientation): Point[] {
   const start = orientation === 'pointy' ? -90 : 0;
-  return Array.from({ length: 6 }, (_, i) => {
+  return Array.from({ length: 6 }, (_, i): Point => {
     const angle = ((start + 60 * i) * Math.PI) / 180;
-    return [x + size * Math.cos(angle), y + size * Math.sin(angle)] as Point;
+    return [x + size * Math.cos(angle), y + size * Math.sin(angle)];
   });
 }
 

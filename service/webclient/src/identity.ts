@@ -10,7 +10,14 @@ const KEY = 'skald.player';
 export function identity(): Identity | null {
   try {
     const raw = localStorage.getItem(KEY);
-    return raw ? (JSON.parse(raw) as Identity) : null;
+    const held: unknown = raw ? JSON.parse(raw) : null;
+    if (typeof held !== 'object' || held === null) return null;
+    const text = (name: keyof Identity): string | null => {
+      const value: unknown = Reflect.get(held, name);
+      return typeof value === 'string' ? value : null;
+    };
+    const [player_id, name, token] = [text('player_id'), text('name'), text('token')];
+    return player_id !== null && name !== null && token !== null ? { player_id, name, token } : null;
   } catch {
     return null;
   }

@@ -3,7 +3,7 @@
  * Patches (RFC 6902) to the last one; after a drop it reopens from the last version seen. */
 import { applyPatch, type Operation } from 'fast-json-patch';
 
-import type { EnvelopeOf } from './ops';
+import type { EnvelopeOf, Recorded } from './ops';
 
 /** What the stream needs of a game's operations: a ticket, and where its stream is. */
 export interface StreamOps {
@@ -13,7 +13,7 @@ export interface StreamOps {
 
 export interface Listener<V> {
   view(envelope: EnvelopeOf<V>): void;
-  event(record: { version: number; event: Record<string, unknown> }): void;
+  event(record: Recorded): void;
   status(text: string): void;
 }
 
@@ -34,23 +34,26 @@ export function follow<V>(ops: StreamOps, gameId: string, seated: boolean, liste
     if (closed) return;
     source = new EventSource(`${ops.streamUrl(gameId)}?${query}`);
     source.addEventListener('open', () => listener.status('live'));
-    source.addEventListener('event', (message) => {
-      lastId = Number((message as MessageEvent).lastEventId);
-      listener.event(JSON.parse((message as MessageEvent).data));
+    source.addEventListener('event', (message: MessageEvent<string>) => {
+      const record = parsed(message.data);
+      if (!isRecord(record)) return reopen();
+      lastId = Number(message.lastEventId);
+      listener.event(record);
     });
-    source.addEventListener('view', (message) => {
-      lastId = Number((message as MessageEvent).lastEventId);
-      // The game's own stream: its views are the game's (the document declares them so).
-      const envelope: EnvelopeOf<V> = JSON.parse((message as MessageEvent).data);
+    source.addEventListener('view', (message: MessageEvent<string>) => {
+      const envelope = parsed(message.data);
+      if (!isEnvelope<V>(envelope)) return reopen();
+      lastId = Number(message.lastEventId);
       last = envelope;
       listener.view(envelope);
     });
-    source.addEventListener('patch', (message) => {
-      const patch = JSON.parse((message as MessageEvent).data) as Operation[];
+    source.addEventListener('patch', (message: MessageEvent<string>) => {
+      const patch = parsed(message.data);
       try {
         if (!last) throw new Error('a patch before any view');
+        if (!isPatch(patch)) throw new Error('not a JSON Patch');
         last = applyPatch(last, patch, true, false).newDocument;
-        lastId = Number((message as MessageEvent).lastEventId);
+        lastId = Number(message.lastEventId);
         listener.view(last);
       } catch {
         // The patch does not fit the view held: reopen, which sends the whole view again.
@@ -76,4 +79,44 @@ export function follow<V>(ops: StreamOps, gameId: string, seated: boolean, liste
     window.clearTimeout(retry);
     source?.close();
   };
+}
+
+/** A message's JSON (undefined where it is none): checked by the guards below before use. */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+/** An `event` message: an event record, its event named by its type. */
+function isRecord(value: unknown): value is Recorded {
+  return (
+    isObject(value) &&
+    'version' in value &&
+    typeof value.version === 'number' &&
+    'event' in value &&
+    isObject(value.event) &&
+    'type' in value.event &&
+    typeof value.event.type === 'string'
+  );
+}
+
+/** A `view` message: a view envelope. Its view is the game's own, as the document declares the
+ * game's stream: the board that draws it reads it by that type. */
+function isEnvelope<V>(value: unknown): value is EnvelopeOf<V> {
+  return isObject(value) && 'version' in value && typeof value.version === 'number' && 'view' in value && isObject(value.view);
+}
+
+/** A `patch` message: RFC 6902 operations, each with its op and path. */
+function isPatch(value: unknown): value is Operation[] {
+  return (
+    Array.isArray(value) &&
+    value.every((op: unknown) => isObject(op) && 'op' in op && typeof op.op === 'string' && 'path' in op && typeof op.path === 'string')
+  );
 }

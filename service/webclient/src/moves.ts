@@ -47,7 +47,7 @@ function valueText(value: unknown): string {
     return value.map(valueText).join(', ') || 'none';
   }
   if (typeof value === 'object') {
-    return Object.entries(value as Record<string, unknown>)
+    return Object.entries(value)
       .map(([k, v]) => `${words(k).toLowerCase()} ${valueText(v)}`)
       .join(', ');
   }

@@ -1,13 +1,13 @@
 /** Fire & Axe: the ports by zone (value, town, settlement, longship), the Sagas, the seats. */
 import { sentence } from '../moves';
 import { Target, type Picking } from '../target';
+import { Player, SEAT_COLOURS, SeatsTable } from './draw';
 import { fieldKeys } from './generic';
 import type { GameUi } from './types';
 import { useSeatName } from '../names';
 import { fireAndAxeOps, type FireAndAxeCommand, type FireAndAxeView } from '../ops';
 
 type View = FireAndAxeView;
-const SEAT_COLOURS = ['#d33c3c', '#2f6fd0', '#e3b21c', '#3a9a4a', '#8d4fc0'];
 
 const COLUMNS = 4;
 const CARD_W = 150;
@@ -21,7 +21,7 @@ function Board(props: { view: View; picking?: Picking }) {
   const zones: [string, string[]][] = [
     ['Homelands', homes],
     ...[...new Set(view.ports.map((p) => p.zone))].map(
-      (z) => [`${z} zone`, view.ports.filter((p) => p.zone === z).map((p) => p.port)] as [string, string[]],
+      (z): [string, string[]] => [`${z} zone`, view.ports.filter((p) => p.zone === z).map((p) => p.port)],
     ),
   ];
   // Each zone a block of port cards, four to a row, one block under another.
@@ -72,38 +72,27 @@ function Side(props: { view: View }) {
   const { view } = props;
   const name = useSeatName();
   return (
-    <table class="seats">
-      <caption>
-        Era {view.era}, round {view.round}
-        {view.round_limit ? ` of ${view.round_limit}` : ''} · demand: {view.demand}
-        {view.turn ? ` · ${name(view.turn.seat)} is playing` : ' · game over'}
-      </caption>
-      <thead>
-        <tr>
-          <th>Player</th>
-          <th>At</th>
-          <th>Crew</th>
-          <th>Goods</th>
-          <th>Points</th>
-          <th>Sagas</th>
-        </tr>
-      </thead>
-      <tbody>
-        {view.seats.map((s) => (
-          <tr key={s.seat} class={view.turn?.seat === s.seat ? 'acting' : ''}>
-            <td>
-              <span class="swatch" style={{ background: SEAT_COLOURS[s.seat] }} /> {name(s.seat)}
-              {view.viewer === s.seat ? ' (you)' : ''}
-            </td>
-            <td>{s.location}</td>
-            <td>{s.crew}</td>
-            <td>{s.goods.join(', ') || '–'}</td>
-            <td>{s.points}</td>
-            <td>{s.sagas.map((g) => g.title).join(', ') || '–'}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <SeatsTable
+      caption={
+        <>
+          Era {view.era}, round {view.round}
+          {view.round_limit ? ` of ${view.round_limit}` : ''} · demand: {view.demand}
+          {view.turn ? ` · ${name(view.turn.seat)} is playing` : ' · game over'}
+        </>
+      }
+      head={['Player', 'At', 'Crew', 'Goods', 'Points', 'Sagas']}
+      rows={view.seats}
+      seat={(s) => s.seat}
+      acting={(seat) => view.turn?.seat === seat}
+      cells={(s) => [
+        <Player seat={s.seat} viewer={view.viewer} colour={SEAT_COLOURS[s.seat]} />,
+        s.location,
+        s.crew,
+        s.goods.join(', ') || '–',
+        s.points,
+        s.sagas.map((g) => g.title).join(', ') || '–',
+      ]}
+    />
   );
 }
 
@@ -116,5 +105,5 @@ export const fireAndAxe: GameUi<View, FireAndAxeCommand> = {
   Side,
   keysOf: fieldKeys,
   describe: (command) => sentence(command),
-  toAct: (view) => (view.turn ? [view.turn!.seat] : []),
+  toAct: (view) => (view.turn ? [view.turn.seat] : []),
 };

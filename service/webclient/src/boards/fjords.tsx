@@ -1,10 +1,10 @@
 /** Fjords: hex tiles with their corner terrains, the draft row, longhouses, vikings and rune
  * stones; the seat's legal moves as targets on the board and the row. */
 import { centre, corners, points, viewBox, type Point } from '../hex';
-import { hexKey, sentence, type Command } from '../moves';
+import { sentence } from '../moves';
 import { Target, type Picking } from '../target';
+import { Label, OpenSpace, Player, SeatsTable, Swatch } from './draw';
 import type { GameUi } from './types';
-import { useSeatName } from '../names';
 import { fjordsOps, type FjordsCommand, type FjordsView } from '../ops';
 
 type View = FjordsView;
@@ -34,9 +34,9 @@ function TileShape(props: { at: Point; size: number; corners: string; label?: st
       ))}
       <polygon points={points(hex)} fill="none" stroke="#3b3b3b" stroke-width={1.5} />
       {props.label && (
-        <text x={cx} y={cy - props.size * 0.45} class="tile-id" text-anchor="middle">
+        <Label at={props.at} dy={-props.size * 0.45} class="tile-id">
           {props.label}
-        </text>
+        </Label>
       )}
     </g>
   );
@@ -74,59 +74,56 @@ function RuneStone(props: { at: Point; rune: string; colour?: string | null }) {
     <g class="rune">
       <title>{`${props.rune} rune stone`}</title>
       <polygon points={points([[x, y - 8], [x + 7, y], [x, y + 8], [x - 7, y]])} fill={props.colour ?? '#e8e2c8'} stroke="#333" />
-      <text x={x} y={y + 3.5} text-anchor="middle" class="rune-letter">
+      <Label at={props.at} dy={3.5} class="rune-letter">
         {props.rune.charAt(0).toUpperCase()}
-      </text>
+      </Label>
     </g>
   );
 }
 
-function keysOf(command: Command): string[] {
-  const c = command as Record<string, unknown>;
+function keysOf(command: FjordsCommand): string[] {
   const keys: string[] = [];
-  if (c.type === 'PlaceTile') keys.push(`tile:${c.tile}`);
-  if (c.type === 'UseJourneyRune' || c.type === 'UseHorseRune') keys.push(`from:${c.from_q},${c.from_r}`);
-  if (c.type === 'UseWisdomRune') keys.push(`space:${c.rune_q},${c.rune_r}`);
-  const at = hexKey('hex', [c.q, c.r]);
-  if (at && typeof c.q === 'number') keys.push(at);
+  if (command.type === 'PlaceTile') keys.push(`tile:${command.tile}`);
+  if (command.type === 'UseJourneyRune' || command.type === 'UseHorseRune') keys.push(`from:${command.from_q},${command.from_r}`);
+  if (command.type === 'UseWisdomRune') keys.push(`space:${command.rune_q},${command.rune_r}`);
+  if (command.type !== 'DrawTile') keys.push(`hex:${command.q},${command.r}`);
   return keys;
 }
 
-function describe(command: Command, view: View | null): string {
-  const c = command as Record<string, unknown>;
-  const colour = typeof c.colour === 'string' ? ` (${c.colour})` : '';
-  switch (c.type) {
+function describe(command: FjordsCommand, view: View | null): string {
+  const colour = command.type !== 'DrawTile' && typeof command.colour === 'string' ? ` (${command.colour})` : '';
+  switch (command.type) {
     case 'PlaceTile': {
+      const c = command;
       const extra = [c.longhouse ? 'with a longhouse' : '', c.home ? 'and the Home rune' : ''].filter(Boolean).join(' ');
       const row = view?.row.find((t) => t.tile === c.tile) ?? view?.drawn;
-      const shown = row ? ` showing ${rotate(row.corners, Number(c.rotation ?? 0)).split('').map((t) => TERRAIN_NAME[t] ?? t).join('-')}` : '';
-      return `Place tile ${c.tile} at (${c.q}, ${c.r}), turned ${Number(c.rotation ?? 0) * 60}°${shown} ${extra}${colour}`.trim();
+      const shown = row ? ` showing ${rotate(row.corners, c.rotation ?? 0).split('').map((t) => TERRAIN_NAME[t] ?? t).join('-')}` : '';
+      return `Place tile ${c.tile} at (${c.q}, ${c.r}), turned ${(c.rotation ?? 0) * 60}°${shown} ${extra}${colour}`.trim();
     }
     case 'PlaceViking':
-      return `Place a viking at (${c.q}, ${c.r})${colour}`;
+      return `Place a viking at (${command.q}, ${command.r})${colour}`;
     case 'DrawTile':
       return 'Draw a tile from the bag';
     case 'UseJourneyRune':
-      return `Journey rune: sail from (${c.from_q}, ${c.from_r}) to (${c.q}, ${c.r})${colour}`;
+      return `Journey rune: sail from (${command.from_q}, ${command.from_r}) to (${command.q}, ${command.r})${colour}`;
     case 'UseHorseRune':
-      return `Horse rune: ride from (${c.from_q}, ${c.from_r}) to (${c.q}, ${c.r})${colour}`;
+      return `Horse rune: ride from (${command.from_q}, ${command.from_r}) to (${command.q}, ${command.r})${colour}`;
     case 'UseWisdomRune':
-      return `Wisdom rune on (${c.rune_q}, ${c.rune_r}), a viking at (${c.q}, ${c.r})${colour}`;
+      return `Wisdom rune on (${command.rune_q}, ${command.rune_r}), a viking at (${command.q}, ${command.r})${colour}`;
     default:
-      return sentence(c);
+      return sentence(command);
   }
 }
 
-function Preview(props: { command: Command; view: View | null }) {
-  const c = props.command as Record<string, unknown>;
-  const { view } = props;
+function Preview(props: { command: FjordsCommand; view: View | null }) {
+  const { command: c, view } = props;
   if (c.type !== 'PlaceTile' || !view) return null;
   const row = view.row.find((t) => t.tile === c.tile) ?? view.drawn;
   if (!row) return null;
   return (
     <svg class="preview" viewBox="-22 -22 44 44" aria-hidden="true">
-      <TileShape at={[0, 0]} size={20} corners={rotate(row.corners, Number(c.rotation ?? 0))} />
-      {c.longhouse ? <Longhouse at={[0, 2]} colour={String(c.colour ?? view.seats[view.viewer ?? 0]?.supply[0]?.colour ?? 'grey')} /> : null}
+      <TileShape at={[0, 0]} size={20} corners={rotate(row.corners, c.rotation ?? 0)} />
+      {c.longhouse ? <Longhouse at={[0, 2]} colour={c.colour ?? view.seats[view.viewer ?? 0]?.supply[0]?.colour ?? 'grey'} /> : null}
     </svg>
   );
 }
@@ -175,9 +172,7 @@ function Board(props: { view: View; picking?: Picking }) {
         {[...open.entries()]
           .filter(([key]) => !key.startsWith('stone:'))
           .map(([key, at]) => (
-            <Target key={key} picking={picking} k={key} label={`empty space ${key.split(':')[1]}`}>
-              <polygon class="open-space" points={points(corners(at, SIZE * 0.92, 'pointy'))} />
-            </Target>
+            <OpenSpace key={key} picking={picking} k={key} label={`empty space ${key.split(':')[1]}`} at={at} size={SIZE * 0.92} orientation="pointy" />
           ))}
       </svg>
       <section class="row" aria-label="The draft row">
@@ -203,42 +198,29 @@ function Board(props: { view: View; picking?: Picking }) {
 
 function Side(props: { view: View }) {
   const { view } = props;
-  const name = useSeatName();
   return (
-    <table class="seats">
-      <caption>
-        {view.phase === 'ended' ? 'Game over' : `${view.phase[0].toUpperCase()}${view.phase.slice(1)} phase`}
-        {view.runes.length ? ` · rune stones: ${view.runes.join(', ')}` : ''}
-      </caption>
-      <thead>
-        <tr>
-          <th>Player</th>
-          <th>Colour</th>
-          <th>Longhouses</th>
-          <th>Vikings</th>
-          <th>Runes</th>
-        </tr>
-      </thead>
-      <tbody>
-        {view.seats.map((s) => (
-          <tr key={s.seat} class={view.to_act.includes(s.seat) ? 'acting' : ''}>
-            <td>
-              {name(s.seat)}
-              {s.seat === view.viewer ? ' (you)' : ''}
-              {s.out ? ' · out' : ''}
-            </td>
-            <td>
-              {s.supply.map((x) => (
-                <span key={x.colour} class="swatch" style={{ background: x.colour }} title={x.colour} />
-              ))}
-            </td>
-            <td>{s.supply.map((x) => x.longhouses).join(' + ')}</td>
-            <td>{s.supply.map((x) => x.vikings).join(' + ')}</td>
-            <td>{s.runes.join(', ') || '–'}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <SeatsTable
+      caption={
+        <>
+          {view.phase === 'ended' ? 'Game over' : `${view.phase[0].toUpperCase()}${view.phase.slice(1)} phase`}
+          {view.runes.length ? ` · rune stones: ${view.runes.join(', ')}` : ''}
+        </>
+      }
+      head={['Player', 'Colour', 'Longhouses', 'Vikings', 'Runes']}
+      rows={view.seats}
+      seat={(s) => s.seat}
+      acting={(seat) => view.to_act.includes(seat)}
+      cells={(s) => [
+        <>
+          <Player seat={s.seat} viewer={view.viewer} />
+          {s.out ? ' · out' : ''}
+        </>,
+        s.supply.map((x) => <Swatch key={x.colour} colour={x.colour} title={x.colour} />),
+        s.supply.map((x) => x.longhouses).join(' + '),
+        s.supply.map((x) => x.vikings).join(' + '),
+        s.runes.join(', ') || '–',
+      ]}
+    />
   );
 }
 

@@ -2,14 +2,13 @@
 import { hexKey, type Command } from '../moves';
 
 export function fieldKeys(command: Command): string[] {
-  const c = command as Record<string, unknown>;
   const keys: string[] = [];
   for (const field of ['hex', 'to', 'at']) {
-    const key = hexKey('hex', c[field]);
+    const key = hexKey('hex', command[field]);
     if (key) keys.push(key);
-    else if (typeof c[field] === 'string') keys.push(`port:${c[field]}`);
+    else if (typeof command[field] === 'string') keys.push(`port:${command[field]}`);
   }
-  if (Array.isArray(c.vertex)) keys.push(`vertex:${JSON.stringify(c.vertex)}`);
-  if (typeof c.unit === 'number') keys.push(`unit:${c.unit}`);
+  if (Array.isArray(command.vertex)) keys.push(`vertex:${JSON.stringify(command.vertex)}`);
+  if (typeof command.unit === 'number') keys.push(`unit:${command.unit}`);
   return keys;
 }

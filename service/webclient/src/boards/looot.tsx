@@ -1,15 +1,15 @@
 /** Looot: the main board (land spaces, the ocean's Longships), each player's Fjord, the
  * Trophies; the seat's legal moves as targets on them. */
-import { centre, corners, points, viewBox } from '../hex';
-import { hexKey, sentence, words, type Command } from '../moves';
+import { centre, viewBox } from '../hex';
+import { sentence, words } from '../moves';
 import { Target, type Picking } from '../target';
+import { HexShape, Label, Player, SEAT_COLOURS, Swatch } from './draw';
 import type { GameUi } from './types';
 import { useSeatName } from '../names';
 import { loootOps, type LoootCommand, type LoootView } from '../ops';
 
 type View = LoootView;
 const SIZE = 30;
-const SEAT_COLOURS = ['#d33c3c', '#2f6fd0', '#e3b21c', '#3a9a4a'];
 const TERRAIN: Record<string, string> = {
   axe: '#b9b9c4',
   wood: '#5f9a4a',
@@ -26,18 +26,17 @@ function Hex(props: { q: number; r: number; fill: string; cls?: string; children
   const at = centre(props.q, props.r, SIZE, 'flat');
   return (
     <g class={props.cls}>
-      <polygon points={points(corners(at, SIZE * 0.96, 'flat'))} fill={props.fill} stroke="#444" />
+      <HexShape at={at} size={SIZE * 0.96} orientation="flat" fill={props.fill} stroke="#444" />
       {props.children}
     </g>
   );
 }
 
 function glyph(q: number, r: number, text: string, dy = 5) {
-  const [x, y] = centre(q, r, SIZE, 'flat');
   return (
-    <text x={x} y={y + dy} text-anchor="middle" class="glyph">
+    <Label at={centre(q, r, SIZE, 'flat')} dy={dy} class="glyph">
       {text}
-    </text>
+    </Label>
   );
 }
 
@@ -58,7 +57,7 @@ function Legend() {
     <p class="legend small">
       {Object.entries(GLYPH).map(([name, letter]) => (
         <span key={name}>
-          <span class="swatch square" style={{ background: TERRAIN[name] }} /> {letter} {name}{' '}
+          <Swatch colour={TERRAIN[name]} square /> {letter} {name}{' '}
         </span>
       ))}
     </p>
@@ -114,8 +113,7 @@ function Fjord(props: { view: View; seat: number; picking?: Picking }) {
   return (
     <figure class={`fjord${view.turn?.seat === seat ? ' acting' : ''}`}>
       <figcaption>
-        <span class="swatch" style={{ background: SEAT_COLOURS[seat] }} /> {name(seat)}
-        {view.viewer === seat ? ' (you)' : ''}: {fjord.vikings_left} vikings left
+        <Player seat={seat} viewer={view.viewer} colour={SEAT_COLOURS[seat]} />: {fjord.vikings_left} vikings left
         {fjord.trophy !== null ? `, trophy ${fjord.trophy} axes` : ''}
         {fjord.shields.length ? `, shields: ${fjord.shields.map(words).join(', ')}` : ''}
       </figcaption>
@@ -195,40 +193,41 @@ function Board(props: { view: View; picking?: Picking }) {
   );
 }
 
-function keysOf(command: Command): string[] {
-  const c = command as Record<string, unknown>;
-  switch (c.type) {
+function keysOf(command: LoootCommand): string[] {
+  const space = (kind: string, [q, r]: readonly number[]) => `${kind}:${q},${r}`;
+  switch (command.type) {
     case 'PlaceViking':
-      return [hexKey('land', c.space)].filter((k): k is string => k !== null);
+      return [space('land', command.space)];
     case 'PlaceTile':
-      return [`tile:${c.tile}`, hexKey('fjord', c.space)].filter((k): k is string => k !== null);
+      return [`tile:${command.tile}`, space('fjord', command.space)];
     case 'TakeLongship':
-      return [`slot:${c.slot}`, hexKey('fjord', c.space)].filter((k): k is string => k !== null);
+      return [`slot:${command.slot}`, space('fjord', command.space)];
     case 'ClaimTrophy':
-      return [`trophy:${c.axes}`];
+      return [`trophy:${command.axes}`];
     default:
       return [];
   }
 }
 
-function describe(command: Command): string {
-  const c = command as Record<string, unknown>;
-  const at = (space: unknown) => (Array.isArray(space) ? `(${space[0]}, ${space[1]})` : '');
-  switch (c.type) {
+const SHIELDS = ['second_viking', 'occupied_space', 'double_resource'] as const;
+
+function describe(command: LoootCommand): string {
+  const at = ([q, r]: readonly number[]) => `(${q}, ${r})`;
+  switch (command.type) {
     case 'PlaceViking': {
-      const shields = ['second_viking', 'occupied_space', 'double_resource'].filter((s) => c[s]).map(words);
-      return `Place a viking on ${at(c.space)}${shields.length ? `, using ${shields.join(' and ')}` : ''}`;
+      const shields = SHIELDS.filter((s) => command[s]).map(words);
+      return `Place a viking on ${at(command.space)}${shields.length ? `, using ${shields.join(' and ')}` : ''}`;
     }
     case 'PlaceTile':
-      return `Put the ${c.tile} tile on your Fjord at ${at(c.space)}`;
+      return `Put the ${command.tile} tile on your Fjord at ${at(command.space)}`;
     case 'TakeLongship':
-      return `Take the Longship in slot ${c.slot} to your Fjord at ${at(c.space)}`;
+      return `Take the Longship in slot ${command.slot} to your Fjord at ${at(command.space)}`;
     case 'ClaimTrophy':
-      return `Claim the Trophy for ${c.axes} axes`;
+      return `Claim the Trophy for ${command.axes} axes`;
     case 'EndTurn':
       return 'End your turn';
     default:
-      return sentence(c);
+      return sentence(command);
   }
 }
 
@@ -253,5 +252,5 @@ export const looot: GameUi<View, LoootCommand> = {
   Side,
   keysOf,
   describe,
-  toAct: (view) => (view.turn ? [view.turn!.seat] : []),
+  toAct: (view) => (view.turn ? [view.turn.seat] : []),
 };

@@ -106,7 +106,7 @@ export function AuditOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: str
               <ul class="log-list">
                 {(report.events ?? []).map((record) => (
                   <li key={record.version}>
-                    <span class="version">{record.version}</span> {sentence(record.event as Record<string, unknown>)}
+                    <span class="version">{record.version}</span> {sentence(record.event)}
                   </li>
                 ))}
               </ul>
