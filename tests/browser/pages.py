@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 # A generous bound for one round trip and a bot's reply; the tests assert no timing.
@@ -21,8 +21,15 @@ def become_player(page: Page, url: str, name: str) -> None:
     page.wait_for_selector(f"text=Playing as {name}")
 
 
-def create_game(page: Page, game: str, players: int, options: dict[str, Any] | None = None) -> str:
-    """Create a game from the lobby form and sit down; the game's id from the page's link."""
+def create_game(
+    page: Page,
+    game: str,
+    players: int,
+    options: dict[str, Any] | None = None,
+    clock: dict[str, str] | None = None,
+) -> str:
+    """Create a game from the lobby form and sit down; the game's id from the page's link.
+    `clock`: its `mode` ("move" or "total") and the clock fields' values by name."""
     page.select_option("select[name=game]", game)
     page.fill("input[name=players]", str(players))
     for name, value in (options or {}).items():
@@ -32,6 +39,11 @@ def create_game(page: Page, game: str, players: int, options: dict[str, Any] | N
             page.fill(f"input[name={name}]", str(value))
         else:
             page.select_option(f"select[name={name}]", str(value))
+    if clock:
+        page.check(f"input[name=clock][value={clock['mode']}]")
+        for name, value in clock.items():
+            if name != "mode":
+                page.fill(f"input[name=clock-{name}]", value)
     page.click("text=Create and sit down")
     page.wait_for_selector("section[aria-label='Waiting room']", timeout=STEP_MS)
     route: str = page.evaluate("location.hash")
@@ -63,7 +75,9 @@ def click_a_move(page: Page, chooser: random.Random) -> str:
         picked.click()
     else:
         targets = page.locator(".target")
-        assert targets.count(), "my turn, but neither a move nor a place to click"
+        assert targets.count(), (
+            f"my turn, but neither a move nor a place to click:\n{page.inner_text('.side')[:2000]}"
+        )
         picked = targets.nth(chooser.randrange(targets.count()))
         label = picked.get_attribute("aria-label") or "a place"
         picked.focus()
@@ -112,3 +126,41 @@ def shown_versions(page: Page) -> list[int]:
         ".map(li => Number(li.dataset.version)).reverse()"
     )
     return versions
+
+
+def shown_scores(page: Page) -> dict[int, tuple[int, int]]:
+    """The result the page shows: each seat's rank and points."""
+    rows = page.locator(".outcome tbody tr")
+    return {
+        int(rows.nth(i).get_attribute("data-seat") or -1): (
+            int(rows.nth(i).get_attribute("data-rank") or 0),
+            int(rows.nth(i).locator(".total").inner_text()),
+        )
+        for i in range(rows.count())
+    }
+
+
+def shown_deadlines(page: Page) -> dict[int, int]:
+    """The turn clocks the page shows: each waited-for seat's deadline (ms since the epoch)."""
+    clocks = page.locator(".clocks li[data-seat]")
+    return {
+        int(clocks.nth(i).get_attribute("data-seat") or -1): int(
+            clocks.nth(i).get_attribute("data-deadline") or 0
+        )
+        for i in range(clocks.count())
+    }
+
+
+def against_bots(
+    browser: Browser, url: str, name: str, game: str, players: int, options: dict[str, Any]
+) -> tuple[Page, str, list[str]]:
+    """`name` creates a game and starts it with bots in the free seats: the page, the game's id
+    and the page's errors (a list the page fills as they happen)."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    become_player(page, url, name)
+    game_id = create_game(page, game, players, options)
+    page.click("text=Start now, with bots in the free seats")
+    page.wait_for_selector("svg.board", timeout=STEP_MS)
+    return page, game_id, errors

@@ -12,11 +12,13 @@ from playwright.sync_api import Browser
 from .conftest import WebService
 from .pages import (
     STEP_MS,
+    against_bots,
     become_player,
     click_a_move,
     create_game,
     finished,
     play_until_over,
+    shown_scores,
     shown_versions,
 )
 
@@ -165,3 +167,23 @@ def test_a_refused_move_shows_its_reason(
     assert text.startswith("Refused: ") and len(text) > len("Refused: ") + 10, text
     second.screenshot(path=str(screenshots / "fjords-refused.png"))
     assert final_turn(web_service.url, game_id)["version"] > 0
+
+
+def test_a_whole_landnam_game_by_clicks_against_two_bots(
+    web_service: WebService, browser: Browser, screenshots: Path
+) -> None:
+    """Ingrid plays a two-round Landnám game against two bots by clicks on the island and the
+    move list, to its end; the result shows each seat's points as the API's outcome has them."""
+    page, game_id, errors = against_bots(
+        browser, web_service.url, "Ingrid", "landnam", 3, {"max_rounds": 2}
+    )
+
+    clicks = play_until_over([page], random.Random(SEED))
+
+    turn = final_turn(web_service.url, game_id)
+    assert clicks > 0 and turn["finished"] and turn["outcome"] is not None
+    shown = shown_scores(page)
+    assert shown == {s["seat"]: (s["rank"], s["total"]) for s in turn["outcome"]["scores"]}
+    assert "Ingrid (you)" in page.inner_text("table.seats")
+    page.screenshot(path=str(screenshots / "landnam-result.png"), full_page=True)
+    assert not errors, errors

@@ -1,7 +1,8 @@
 /** Landnám: the explored hexes (terrain, number, harbour), units, farms and towns, the players. */
-import { centre, corners, points, viewBox, type Point } from '../hex';
+import { centre, viewBox, type Point } from '../hex';
 import { sentence } from '../moves';
 import { Target, type Picking } from '../target';
+import { HexShape, Label, OpenSpace, Player, SEAT_COLOURS, SeatsTable } from './draw';
 import { fieldKeys } from './generic';
 import type { GameUi } from './types';
 import { useSeatName } from '../names';
@@ -9,7 +10,6 @@ import { landnamOps, type LandnamCommand, type LandnamView } from '../ops';
 
 type View = LandnamView;
 const SIZE = 34;
-const SEAT_COLOURS = ['#d33c3c', '#2f6fd0', '#e3b21c', '#3a9a4a', '#8d4fc0'];
 const TERRAIN: Record<string, string> = {
   sea: '#4f8fd6',
   bog: '#7b8b5a',
@@ -33,58 +33,105 @@ function Board(props: { view: View; picking?: Picking }) {
   };
   const vertices = [...(picking?.reachable ?? [])].filter((k) => k.startsWith('vertex:'));
   return (
-    <svg class="board" viewBox={viewBox([...view.cells.map((c) => at(c.hex)), ...extra.map(at)], SIZE)} role="group" aria-label="The island">
-      {view.cells.map((c) => {
-        const key = `hex:${c.hex[0]},${c.hex[1]}`;
-        const [x, y] = at(c.hex);
-        return (
-          <Target key={key} picking={picking} k={key} label={`${c.terrain} (${c.hex[0]}, ${c.hex[1]})`}>
-            <polygon points={points(corners([x, y], SIZE * 0.97, 'pointy'))} fill={TERRAIN[c.terrain] ?? '#ccc'} stroke="#333" />
-            {c.number !== null && c.number !== undefined && (
-              <text x={x} y={y + 5} text-anchor="middle" class="number">
-                {c.number}
-              </text>
-            )}
-            {c.harbour && (
-              <text x={x} y={y + 20} text-anchor="middle" class="small">
-                ⚓{c.harbour}
-              </text>
-            )}
-          </Target>
-        );
-      })}
-      {extra.map((hex) => (
-        <Target key={`x${hex}`} picking={picking} k={`hex:${hex[0]},${hex[1]}`} label={`unexplored (${hex[0]}, ${hex[1]})`}>
-          <polygon class="open-space" points={points(corners(at(hex), SIZE * 0.9, 'pointy'))} />
-        </Target>
+    <>
+      <svg class="board" viewBox={viewBox([...view.cells.map((c) => at(c.hex)), ...extra.map(at)], SIZE)} role="group" aria-label="The island">
+        {view.cells.map((c) => {
+          const key = `hex:${c.hex[0]},${c.hex[1]}`;
+          const [x, y] = at(c.hex);
+          return (
+            <Target key={key} picking={picking} k={key} label={`${c.terrain} (${c.hex[0]}, ${c.hex[1]})`}>
+              <HexShape at={[x, y]} size={SIZE * 0.97} orientation="pointy" fill={TERRAIN[c.terrain] ?? '#ccc'} stroke="#333" />
+              {c.number !== null && c.number !== undefined && (
+                <Label at={[x, y]} dy={5} class="number">
+                  {c.number}
+                </Label>
+              )}
+              {c.harbour && (
+                <Label at={[x, y]} dy={20} class="small">
+                  ⚓{c.harbour}
+                </Label>
+              )}
+            </Target>
+          );
+        })}
+        {extra.map((hex) => (
+          <OpenSpace
+            key={`x${hex}`}
+            picking={picking}
+            k={`hex:${hex[0]},${hex[1]}`}
+            label={`unexplored (${hex[0]}, ${hex[1]})`}
+            at={at(hex)}
+            size={SIZE * 0.9}
+            orientation="pointy"
+          />
+        ))}
+        {view.houses.map((h, i) => {
+          const [x, y] = vertexAt(h.vertex);
+          return <rect key={`h${i}`} x={x - 6} y={y - 6} width={12} height={12} fill={SEAT_COLOURS[h.owner]} stroke="#111" stroke-width={h.level > 1 ? 3 : 1} />;
+        })}
+        {view.units.map((u) => {
+          if (!u.at) return null;
+          const [x, y] = at(u.at);
+          const key = `unit:${u.id}`;
+          return (
+            <Target key={key} picking={picking} k={key} label={`seat ${u.owner}'s ${u.kind} ${u.id}`}>
+              {u.kind === 'ship' ? (
+                <path d={`M${x - 12},${y - 10} h24 l-5,8 h-14 z`} fill={SEAT_COLOURS[u.owner]} stroke="#111" />
+              ) : (
+                <circle cx={x + 10} cy={y - 10} r={6} fill={SEAT_COLOURS[u.owner]} stroke="#111" />
+              )}
+            </Target>
+          );
+        })}
+        {vertices.map((k) => {
+          const [x, y] = vertexAt(vertexOf(k));
+          return (
+            <Target key={k} picking={picking} k={k} label="a corner">
+              <circle cx={x} cy={y} r={7} class="open-space" />
+            </Target>
+          );
+        })}
+      </svg>
+      <Trade picking={picking} />
+    </>
+  );
+}
+
+/** The hexes of a `vertex:[[q,r],[q,r],[q,r]]` key (as fieldKeys writes it). */
+function vertexOf(key: string): number[][] {
+  const numbers = (key.match(/-?\d+/g) ?? []).map(Number);
+  return Array.from({ length: Math.floor(numbers.length / 2) }, (_, i) => [numbers[2 * i], numbers[2 * i + 1]]);
+}
+
+const RESOURCES = ['iron', 'grain', 'timber', 'wool'] as const;
+
+/** A trade's resources, given and got, as places to pick while the seat may trade. */
+function tradeKeys(command: LandnamCommand): string[] {
+  return command.type === 'TradeWithStock' || command.type === 'OfferTrade' ? [`give:${command.give}`, `get:${command.get}`] : [];
+}
+
+function keysOf(command: LandnamCommand): string[] {
+  return [...fieldKeys(command), ...tradeKeys(command)];
+}
+
+/** The resources to give and to get, for the trades the seat may make now. */
+function Trade(props: { picking?: Picking }) {
+  const { picking } = props;
+  const sides = (['give', 'get'] as const).filter((side) => RESOURCES.some((r) => picking?.reachable.has(`${side}:${r}`)));
+  if (!sides.length) return null;
+  return (
+    <section class="trade" aria-label="Trade">
+      {sides.map((side) => (
+        <p key={side}>
+          {side === 'give' ? 'Give' : 'Get'}:{' '}
+          {RESOURCES.map((r) => (
+            <Target html key={r} picking={picking} k={`${side}:${r}`} label={`${side} ${r}`}>
+              <span class="resource">{r}</span>
+            </Target>
+          ))}
+        </p>
       ))}
-      {view.houses.map((h, i) => {
-        const [x, y] = vertexAt(h.vertex);
-        return <rect key={`h${i}`} x={x - 6} y={y - 6} width={12} height={12} fill={SEAT_COLOURS[h.owner]} stroke="#111" stroke-width={h.level > 1 ? 3 : 1} />;
-      })}
-      {view.units.map((u) => {
-        if (!u.at) return null;
-        const [x, y] = at(u.at);
-        const key = `unit:${u.id}`;
-        return (
-          <Target key={key} picking={picking} k={key} label={`seat ${u.owner}'s ${u.kind} ${u.id}`}>
-            {u.kind === 'ship' ? (
-              <path d={`M${x - 12},${y - 10} h24 l-5,8 h-14 z`} fill={SEAT_COLOURS[u.owner]} stroke="#111" />
-            ) : (
-              <circle cx={x + 10} cy={y - 10} r={6} fill={SEAT_COLOURS[u.owner]} stroke="#111" />
-            )}
-          </Target>
-        );
-      })}
-      {vertices.map((k) => {
-        const [x, y] = vertexAt(JSON.parse(k.slice(7)));
-        return (
-          <Target key={k} picking={picking} k={k} label="a corner">
-            <circle cx={x} cy={y} r={7} class="open-space" />
-          </Target>
-        );
-      })}
-    </svg>
+    </section>
   );
 }
 
@@ -92,41 +139,31 @@ function Side(props: { view: View }) {
   const { view } = props;
   const name = useSeatName();
   return (
-    <table class="seats">
-      <caption>
-        {view.active !== null ? `${name(view.active)} is playing` : 'Nobody is playing'} · {view.fate_deck} fate cards in the deck
-      </caption>
-      <thead>
-        <tr>
-          <th>Player</th>
-          <th>Points</th>
-          <th>Cards</th>
-          <th>Tokens (white, red, black)</th>
-          <th>Left (ships, settlers, houses)</th>
-        </tr>
-      </thead>
-      <tbody>
-        {view.players.map((p) => (
-          <tr key={p.seat} class={view.active === p.seat ? 'acting' : ''}>
-            <td>
-              <span class="swatch" style={{ background: SEAT_COLOURS[p.seat] }} /> {name(p.seat)}
-              {view.viewer === p.seat ? ' (you)' : ''}
-            </td>
-            <td>{p.points}</td>
-            <td>
-              {p.resource_cards} resources, {p.fate_cards} fate
-              {p.hand ? ` (${Object.entries(p.hand).map(([k, n]) => `${n} ${k}`).join(', ')})` : ''}
-            </td>
-            <td>
-              {p.white}, {p.red}, {p.black}
-            </td>
-            <td>
-              {p.ships_left}, {p.settlers_left}, {p.houses_left}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <SeatsTable
+      caption={
+        <>
+          {view.active !== null ? `${name(view.active)} is playing` : 'Nobody is playing'} · {view.fate_deck} fate cards in the deck
+        </>
+      }
+      head={['Player', 'Points', 'Cards', 'Tokens (white, red, black)', 'Left (ships, settlers, houses)']}
+      rows={view.players}
+      seat={(p) => p.seat}
+      acting={(seat) => view.active === seat}
+      cells={(p) => [
+        <Player seat={p.seat} viewer={view.viewer} colour={SEAT_COLOURS[p.seat]} />,
+        p.points,
+        <>
+          {p.resource_cards} resources, {p.fate_cards} fate
+          {p.hand ? ` (${Object.entries(p.hand).map(([k, n]) => `${n} ${k}`).join(', ')})` : ''}
+        </>,
+        <>
+          {p.white}, {p.red}, {p.black}
+        </>,
+        <>
+          {p.ships_left}, {p.settlers_left}, {p.houses_left}
+        </>,
+      ]}
+    />
   );
 }
 
@@ -137,7 +174,7 @@ export const landnam: GameUi<View, LandnamCommand> = {
   players: [3, 5],
   Board,
   Side,
-  keysOf: fieldKeys,
+  keysOf,
   describe: (command) => sentence(command),
-  toAct: (view) => (view.active !== null ? [view.active as number] : []),
+  toAct: (view) => (view.active !== null ? [view.active] : []),
 };

@@ -1,15 +1,17 @@
 /** Pieces several pages share: the outcome, the move chooser, links for a game. */
 import type { Schemas } from '../api';
 import type { GameUi } from '../boards/types';
-import type { Command } from '../moves';
+import { words, type Command } from '../moves';
 import { useSeatName } from '../names';
 import { link } from '../route';
+import { Target, type Picking } from '../target';
 
 export function OutcomeText(props: { outcome: Schemas['Outcome'] | null | undefined }) {
   const { outcome } = props;
   const name = useSeatName();
   if (!outcome) return null;
-  const ordinal = (rank: number) => `${rank}${({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[rank] ?? 'th'}`;
+  const suffixes: Record<number, string> = { 1: 'st', 2: 'nd', 3: 'rd' };
+  const ordinal = (rank: number) => `${rank}${suffixes[rank] ?? 'th'}`;
   return (
     <section class="outcome" aria-label="Result">
       <h3>Result</h3>
@@ -68,7 +70,7 @@ export function Choices<V, C extends Command>(props: {
   const limit = props.limit ?? 40;
   if (moves.length === 0) return null;
   if (moves.length > limit)
-    return <p class="hint">{moves.length} moves: pick a place on the board (or a tile) to narrow them down.</p>;
+    return <p class="hint">{moves.length} moves: pick a place on the board (or a tile, or a kind of move) to narrow them down.</p>;
   return (
     <ul class="choices" aria-label="Moves">
       {moves.map((move, i) => (
@@ -97,5 +99,30 @@ export function GameLinks(props: { game: string; id: string }) {
       <a href={link.table(game, id)}>Table</a> · <a href={link.watch(game, id)}>Watch</a> ·{' '}
       <a href={link.replay(game, id)}>Replay</a>
     </nav>
+  );
+}
+
+/** The key that picks the moves of one kind ("type:OfferTrade"). */
+export function kindKey(command: Command): string {
+  return `type:${command.type}`;
+}
+
+/** The kinds of the moves left, each a place to pick with its count of moves: what narrows a
+ * list too long to show where the board cannot (moves that name no place on it). */
+export function Kinds<C extends Command>(props: { moves: C[]; picking: Picking | undefined }) {
+  const counts = new Map<string, number>();
+  for (const move of props.moves) counts.set(move.type, (counts.get(move.type) ?? 0) + 1);
+  return (
+    <ul class="kinds" aria-label="Kinds of move">
+      {[...counts].map(([type, count]) => (
+        <li key={type}>
+          <Target html picking={props.picking} k={`type:${type}`} label={`${words(type)}: ${count} move${count === 1 ? '' : 's'}`}>
+            <span class="kind">
+              {words(type)} <small>({count})</small>
+            </span>
+          </Target>
+        </li>
+      ))}
+    </ul>
   );
 }

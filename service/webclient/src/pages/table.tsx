@@ -11,7 +11,7 @@ import type { EnvelopeOf, GameOps, TurnOf } from '../ops';
 import { listNames, namer, PlayerNames } from '../names';
 import { link } from '../route';
 import type { Picking } from '../target';
-import { Choices, GameLinks, OutcomeText } from './common';
+import { Choices, GameLinks, Kinds, kindKey, OutcomeText } from './common';
 import { Clocks, GameActions } from './table_actions';
 
 
@@ -144,14 +144,18 @@ export function TableOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: str
 
   const legal = useMemo(() => turn?.legal_commands ?? [], [turn]);
   useEffect(() => setSelection([]), [turn?.version]);
-  const left = useMemo(() => choices(legal, ui.keysOf, selection), [legal, selection]);
+  // A move is picked by its places on the board, or by its kind (for moves that name none).
+  const keysOf = (command: C) => [...ui.keysOf(command), kindKey(command)];
+  const left = useMemo(() => choices(legal, keysOf, selection), [legal, selection]);
+  const onBoard = useMemo(() => reachable(left, ui.keysOf), [left]);
+  const limit = selection.length || !onBoard.size ? 200 : 12;
   const picking: Picking | undefined = legal.length
     ? {
-        reachable: reachable(left, ui.keysOf),
+        reachable: reachable(left, keysOf),
         selection,
         pick(key) {
           const next = select(selection, key);
-          const remaining = choices(legal, ui.keysOf, next);
+          const remaining = choices(legal, keysOf, next);
           if (remaining.length === 1 && next.includes(key)) void play(remaining[0]);
           else setSelection(next);
         },
@@ -219,7 +223,8 @@ export function TableOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: str
                     Clear the selection (Escape)
                   </button>
                 )}
-                <Choices ui={ui} view={envelope.view} moves={left} onPlay={play} limit={selection.length || !picking?.reachable.size ? 200 : 12} />
+                {(left.length > limit || selection.some((key) => key.startsWith('type:'))) && <Kinds moves={left} picking={picking} />}
+                <Choices ui={ui} view={envelope.view} moves={left} onPlay={play} limit={limit} />
               </>
             )}
             {ui.Side && <ui.Side view={envelope.view} />}
