@@ -7,10 +7,19 @@ import random
 from pathlib import Path
 
 import httpx
+import pytest
 from playwright.sync_api import Browser
 
 from .conftest import WebService
-from .pages import STEP_MS, become_player, create_game, play_until_over
+from .pages import (
+    STEP_MS,
+    against_bots,
+    become_player,
+    create_game,
+    play_until_over,
+    shown_deadlines,
+    shown_scores,
+)
 
 SEED = 23
 
@@ -28,27 +37,16 @@ def test_a_fire_and_axe_game_to_its_end_shows_names_ranks_and_offers_a_rematch(
     """Ingrid plays a one-round Fire & Axe game against two bots by clicks, to the end: the
     table names its players, the result lists each seat's rank and points as the API's outcome
     has them, and the rematch leads to a new game of the same kind, waiting for its players."""
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    become_player(page, web_service.url, "Ingrid")
-    game_id = create_game(page, "fire-and-axe", 3, {"round_limit": 1})
-    page.click("text=Start now, with bots in the free seats")
-    page.wait_for_selector("svg.board", timeout=STEP_MS)
+    page, game_id, errors = against_bots(
+        browser, web_service.url, "Ingrid", "fire-and-axe", 3, {"round_limit": 1}
+    )
     page.wait_for_selector("text=You are Ingrid (seat 0)", timeout=STEP_MS)
 
     clicks = play_until_over([page], random.Random(SEED))
 
     outcome = turn_of(web_service.url, game_id)["outcome"]
     assert clicks > 0 and outcome is not None
-    rows = page.locator(".outcome tbody tr")
-    shown = {
-        int(rows.nth(i).get_attribute("data-seat") or -1): (
-            int(rows.nth(i).get_attribute("data-rank") or 0),
-            int(rows.nth(i).locator(".total").inner_text()),
-        )
-        for i in range(rows.count())
-    }
+    shown = shown_scores(page)
     assert shown == {s["seat"]: (s["rank"], s["total"]) for s in outcome["scores"]}
     assert "Ingrid" in page.inner_text(".outcome")
     assert "Ingrid (you)" in page.inner_text("table.seats")
@@ -116,15 +114,71 @@ def test_a_timed_game_shows_the_clock_of_the_seat_to_act(
     turn = turn_of(url, game_id)
     deadlines = {int(seat): at for seat, at in turn["deadlines"].items()}
     assert deadlines and set(deadlines) == set(turn["to_act"])
-    clocks = page.locator(".clocks li[data-seat]")
-    shown = {
-        int(clocks.nth(i).get_attribute("data-seat") or -1): int(
-            clocks.nth(i).get_attribute("data-deadline") or 0
-        )
-        for i in range(clocks.count())
-    }
-    assert shown == deadlines
+    assert shown_deadlines(page) == deadlines
     names = {0: "Astrid", 1: "Bjorn"}
     text = page.inner_text(".clocks")
     assert all(names[seat] in text for seat in deadlines) and "left to play" in text
     assert page.locator("section[aria-label='Game actions']").count() == 0  # a spectator
+
+
+@pytest.mark.parametrize(
+    ("clock", "expected"),
+    [
+        ({"mode": "move", "per-move": "3600"}, {"per_move_s": 3600, "total_s": 0}),
+        (
+            {"mode": "total", "per-move": "3600", "total": "90", "increment": "15"},
+            {"per_move_s": 3600, "total_s": 5400, "increment_s": 15},
+        ),
+    ],
+)
+def test_a_game_created_with_a_clock_in_the_lobby_shows_the_time_left(
+    web_service: WebService, browser: Browser, clock: dict[str, str], expected: dict[str, int]
+) -> None:
+    """Astrid creates a Fjords game with a turn clock from the lobby's form (a time per move;
+    a total time with an increment), Bjorn takes the other seat over the API: the game runs
+    with that clock, and Astrid's table shows the time left of the seat to act, at the
+    deadline the API's turn gives."""
+    url = web_service.url
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    become_player(page, url, "Astrid")
+    game_id = create_game(page, "fjords", 2, clock=clock)
+    joined = httpx.post(f"{url}/v1/games/{game_id}/seats", json={"name": "Bjorn"}, timeout=15)
+    assert joined.status_code == 201, joined.text
+
+    events = httpx.get(f"{url}/v1/games/{game_id}/events", timeout=15).json()["events"]
+    clock_set = [r["event"]["clock"] for r in events if r["event"]["type"] == "ClockSet"]
+    assert len(clock_set) == 1, events
+    assert {name: clock_set[0][name] for name in expected} == expected
+    page.wait_for_selector(".clocks li[data-seat]", timeout=STEP_MS)
+    turn = turn_of(url, game_id)
+    deadlines = {int(seat): at for seat, at in turn["deadlines"].items()}
+    assert deadlines and set(deadlines) == set(turn["to_act"])
+    assert shown_deadlines(page) == deadlines
+    # The time left, in words: under the hour a move has, and more than nothing.
+    left = page.locator(".clocks li[data-seat] time").first.inner_text()
+    minutes, seconds = (int(part) for part in left.split(":"))
+    assert 0 < minutes * 60 + seconds <= 3600, left
+    assert "left to play" in page.inner_text(".clocks")
+
+
+def test_a_clock_the_api_refuses_creates_nothing_and_says_why(
+    web_service: WebService, browser: Browser
+) -> None:
+    """A total time of more than a year: the lobby shows the API's refusal and stays."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    become_player(page, web_service.url, "Astrid")
+    page.select_option("select[name=game]", "fjords")
+    page.check("input[name=clock][value=total]")
+    page.fill("input[name=clock-total]", str(400 * 24 * 60))
+    page.click("text=Create and sit down")
+    alert = page.locator("form[aria-label='Create a game'] [role=alert]")
+    alert.wait_for(timeout=STEP_MS)
+    assert alert.inner_text().strip()
+    assert page.evaluate("location.hash") in ("", "#/")
+    token = page.evaluate("JSON.parse(localStorage.getItem('skald.player')).token")
+    mine = httpx.get(
+        f"{web_service.url}/v1/players/me/games",
+        headers={"authorization": f"Bearer {token}"},
+        timeout=15,
+    )
+    assert mine.status_code == 200 and mine.json()["games"] == [], mine.text

@@ -11,25 +11,53 @@ import type { Command } from './moves';
 import { AuditOf } from './pages/audit';
 import { ReplayOf } from './pages/replay';
 import { TableOf } from './pages/table';
+import { choice, choices, count, flag, type GameSetup } from './setup';
 
-fjords.config = [
-  { name: 'variant', label: 'Variant', kind: 'select', options: ['base', 'epic', 'classic'], initial: 'base' },
-  {
-    name: 'runes',
-    label: 'Rune stones',
-    kind: 'checkboxes',
-    options: ['strength', 'water', 'journey', 'horse', 'friendship', 'wisdom', 'home'],
-    initial: [],
-  },
-];
-landnam.config = [{ name: 'max_rounds', label: 'At most this many rounds', kind: 'number', initial: 60 }];
-fireAndAxe.config = [
-  { name: 'conflict_runes', label: 'Conflict runes in the deck', kind: 'boolean', initial: true },
-  { name: 'round_limit', label: 'At most this many rounds', kind: 'number', initial: 60 },
-];
+const VARIANTS = ['base', 'epic', 'classic'] as const;
+const RUNES = ['strength', 'water', 'journey', 'horse', 'friendship', 'wisdom', 'home'] as const;
+
+/** Each game's options in the lobby, read back into its own typed request. */
+const fjordsSetup: GameSetup = {
+  fields: [
+    { name: 'variant', label: 'Variant', kind: 'select', options: VARIANTS, initial: 'base' },
+    { name: 'runes', label: 'Rune stones', kind: 'checkboxes', options: RUNES, initial: [] },
+  ],
+  request: ({ players, values, clock }) => ({
+    game: 'fjords',
+    config: { players, variant: choice(values.variant, VARIANTS), runes: choices(values.runes, RUNES), preset: null },
+    clock,
+    rated: true,
+  }),
+};
+const loootSetup: GameSetup = {
+  fields: [],
+  request: ({ players, clock }) => ({ game: 'looot', config: { players, faces: [] }, clock, rated: true }),
+};
+const landnamSetup: GameSetup = {
+  fields: [{ name: 'max_rounds', label: 'At most this many rounds', kind: 'number', initial: 60 }],
+  request: ({ players, values, clock }) => ({
+    game: 'landnam',
+    config: { players, max_rounds: count(values.max_rounds, 60) },
+    clock,
+    rated: true,
+  }),
+};
+const fireAndAxeSetup: GameSetup = {
+  fields: [
+    { name: 'conflict_runes', label: 'Conflict runes in the deck', kind: 'boolean', initial: true },
+    { name: 'round_limit', label: 'At most this many rounds', kind: 'number', initial: 60 },
+  ],
+  request: ({ players, values, clock }) => ({
+    game: 'fire-and-axe',
+    config: { players, conflict_runes: flag(values.conflict_runes, true), round_limit: count(values.round_limit, 60) },
+    clock,
+    rated: true,
+  }),
+};
 
 /** A game and its pages, whatever its view and command types. */
 export interface GameEntry extends GameInfo {
+  setup: GameSetup;
   Table: FunctionComponent<{ id: string; watch: boolean }>;
   Replay: FunctionComponent<{ id: string; at: number | null }>;
   Audit: FunctionComponent<{ id: string; version: number }>;
@@ -37,12 +65,12 @@ export interface GameEntry extends GameInfo {
   join(id: string, body: { name: string }): Promise<unknown>;
 }
 
-function entry<V, C extends Command>(ui: GameUi<V, C>): GameEntry {
+function entry<V, C extends Command>(ui: GameUi<V, C>, setup: GameSetup): GameEntry {
   return {
     name: ui.name,
     label: ui.label,
     players: ui.players,
-    config: ui.config,
+    setup,
     Table: (props) => <TableOf ui={ui} {...props} />,
     Replay: (props) => <ReplayOf ui={ui} {...props} />,
     Audit: (props) => <AuditOf ui={ui} {...props} />,
@@ -51,5 +79,5 @@ function entry<V, C extends Command>(ui: GameUi<V, C>): GameEntry {
 }
 
 export const GAMES: Record<string, GameEntry> = Object.fromEntries(
-  [entry(fjords), entry(looot), entry(landnam), entry(fireAndAxe)].map((game) => [game.name, game]),
+  [entry(fjords, fjordsSetup), entry(looot, loootSetup), entry(landnam, landnamSetup), entry(fireAndAxe, fireAndAxeSetup)].map((game) => [game.name, game]),
 );

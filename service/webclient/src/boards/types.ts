@@ -6,20 +6,11 @@ import type { Command } from '../moves';
 import type { GameOps } from '../ops';
 import type { Picking } from '../target';
 
-export interface ConfigField {
-  name: string;
-  label: string;
-  kind: 'select' | 'checkboxes' | 'number' | 'boolean';
-  options?: string[];
-  initial: string | number | boolean | string[];
-}
-
-/** What the lobby knows of a game: its name, label, seat counts and options. */
+/** What the lobby knows of a game: its name, label and seat counts. */
 export interface GameInfo {
   name: string;
   label: string;
   players: [number, number];
-  config?: ConfigField[];
 }
 
 export interface GameUi<V, C extends Command> extends GameInfo {

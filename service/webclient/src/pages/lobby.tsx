@@ -1,11 +1,11 @@
-/** The lobby: become a player, create a game with its options, join an open one, your games. */
+/** The lobby: become a player, create a game (./new_game), join an open one, your games. */
 import { useEffect, useState } from 'preact/hooks';
 
 import { api, ok, reason, spectator, type Schemas } from '../api';
-import type { GameInfo } from '../boards/types';
 import { GAMES } from '../games';
 import { forget, identity, remember } from '../identity';
 import { link } from '../route';
+import { CreateForm } from './new_game';
 
 function PlayerForm(props: { onDone(): void }) {
   const [name, setName] = useState('');
@@ -27,110 +27,6 @@ function PlayerForm(props: { onDone(): void }) {
         Your name <input name="player-name" value={name} required maxLength={64} onInput={(e) => setName(e.currentTarget.value)} />
       </label>
       <button type="submit">Play as this name</button>
-      {error && <p role="alert" class="error">{error}</p>}
-    </form>
-  );
-}
-
-function configOf(game: GameInfo, players: number, values: Record<string, unknown>): Record<string, unknown> {
-  const config: Record<string, unknown> = { players };
-  for (const field of game.config ?? []) {
-    const value = values[field.name] ?? field.initial;
-    if (field.kind === 'number') config[field.name] = Number(value);
-    else config[field.name] = value;
-  }
-  return config;
-}
-
-function CreateForm() {
-  const [gameName, setGameName] = useState('fjords');
-  const game = GAMES[gameName];
-  const [players, setPlayers] = useState(2);
-  const [values, setValues] = useState<Record<string, unknown>>({});
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const set = (name: string, value: unknown) => setValues({ ...values, [name]: value });
-  const seats = Math.min(Math.max(players, game.players[0]), game.players[1]);
-
-  async function submit(e: Event) {
-    e.preventDefault();
-    setBusy(true);
-    try {
-      const body = { game: gameName, config: configOf(game, seats, values) } as Schemas['CreateGameRequest'];
-      const created = await ok(api.POST('/v1/games', { body }));
-      await game.join(created.game_id, { name: identity()?.name ?? 'Player' });
-      location.hash = link.table(gameName, created.game_id);
-    } catch (err) {
-      setError(reason(err));
-    } finally {
-      setBusy(false);
-    }
-  }
-  return (
-    <form onSubmit={submit} class="card" aria-label="Create a game">
-      <h2>New game</h2>
-      <label>
-        Game{' '}
-        <select name="game" value={gameName} onChange={(e) => { setGameName(e.currentTarget.value); setValues({}); }}>
-          {Object.values(GAMES).map((g) => (
-            <option key={g.name} value={g.name}>
-              {g.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Players{' '}
-        <input name="players" type="number" min={game.players[0]} max={game.players[1]} value={seats} onInput={(e) => setPlayers(Number(e.currentTarget.value))} />
-      </label>
-      {(game.config ?? []).map((field) => {
-        const value = values[field.name] ?? field.initial;
-        if (field.kind === 'select')
-          return (
-            <label key={field.name}>
-              {field.label}{' '}
-              <select name={field.name} value={String(value)} onChange={(e) => set(field.name, e.currentTarget.value)}>
-                {field.options!.map((o) => (
-                  <option key={o}>{o}</option>
-                ))}
-              </select>
-            </label>
-          );
-        if (field.kind === 'checkboxes')
-          return (
-            <fieldset key={field.name}>
-              <legend>{field.label}</legend>
-              {field.options!.map((o) => {
-                const chosen = value as string[];
-                return (
-                  <label key={o} class="inline">
-                    <input
-                      type="checkbox"
-                      name={`${field.name}-${o}`}
-                      checked={chosen.includes(o)}
-                      onChange={(e) => set(field.name, e.currentTarget.checked ? [...chosen, o] : chosen.filter((x) => x !== o))}
-                    />{' '}
-                    {o}
-                  </label>
-                );
-              })}
-            </fieldset>
-          );
-        if (field.kind === 'boolean')
-          return (
-            <label key={field.name} class="inline">
-              <input type="checkbox" name={field.name} checked={Boolean(value)} onChange={(e) => set(field.name, e.currentTarget.checked)} /> {field.label}
-            </label>
-          );
-        return (
-          <label key={field.name}>
-            {field.label} <input type="number" name={field.name} value={String(value)} onInput={(e) => set(field.name, e.currentTarget.value)} />
-          </label>
-        );
-      })}
-      <button type="submit" disabled={busy}>
-        Create and sit down
-      </button>
       {error && <p role="alert" class="error">{error}</p>}
     </form>
   );
