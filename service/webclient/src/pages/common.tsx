@@ -64,13 +64,15 @@ export function Choices<V, C extends Command>(props: {
   moves: C[];
   onPlay?(command: C): void;
   limit?: number;
+  /** What narrows a list too long to show (the table's kinds of move, besides the board). */
+  narrow?: string;
   played?: C | null;
 }) {
   const { ui, view, moves, onPlay } = props;
   const limit = props.limit ?? 40;
   if (moves.length === 0) return null;
   if (moves.length > limit)
-    return <p class="hint">{moves.length} moves: pick a place on the board (or a tile, or a kind of move) to narrow them down.</p>;
+    return <p class="hint">{moves.length} moves: pick {props.narrow ?? 'a place on the board (or a tile)'} to narrow them down.</p>;
   return (
     <ul class="choices" aria-label="Moves">
       {moves.map((move, i) => (

@@ -149,6 +149,9 @@ export function TableOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: str
   const left = useMemo(() => choices(legal, keysOf, selection), [legal, selection]);
   const onBoard = useMemo(() => reachable(left, ui.keysOf), [left]);
   const limit = selection.length || !onBoard.size ? 200 : 12;
+  // The kinds, where the list is too long and they differ (or one is picked, to take it back).
+  const kinds =
+    (left.length > limit && new Set(left.map((move) => move.type)).size > 1) || selection.some((key) => key.startsWith('type:'));
   const picking: Picking | undefined = legal.length
     ? {
         reachable: reachable(left, keysOf),
@@ -223,8 +226,15 @@ export function TableOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: str
                     Clear the selection (Escape)
                   </button>
                 )}
-                {(left.length > limit || selection.some((key) => key.startsWith('type:'))) && <Kinds moves={left} picking={picking} />}
-                <Choices ui={ui} view={envelope.view} moves={left} onPlay={play} limit={limit} />
+                {kinds && <Kinds moves={left} picking={picking} />}
+                <Choices
+                  ui={ui}
+                  view={envelope.view}
+                  moves={left}
+                  onPlay={play}
+                  limit={limit}
+                  narrow={kinds ? 'a place on the board (or a tile), or a kind of move above,' : undefined}
+                />
               </>
             )}
             {ui.Side && <ui.Side view={envelope.view} />}
