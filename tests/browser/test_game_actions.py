@@ -154,10 +154,13 @@ def test_a_game_created_with_a_clock_in_the_lobby_shows_the_time_left(
     deadlines = {int(seat): at for seat, at in turn["deadlines"].items()}
     assert deadlines and set(deadlines) == set(turn["to_act"])
     assert shown_deadlines(page) == deadlines
-    # The time left, in words: under the hour a move has, and more than nothing.
-    left = page.locator(".clocks li[data-seat] time").first.inner_text()
-    minutes, seconds = (int(part) for part in left.split(":"))
-    assert 0 < minutes * 60 + seconds <= 3600, left
+    # The time left, in words ("59:58", "1:00:00"): under the hour a move has, more than nothing.
+    page.wait_for_function(
+        "() => { const t = document.querySelector('.clocks li[data-seat] time');"
+        " const s = t ? t.textContent.split(':').reduce((a, p) => a * 60 + Number(p), 0) : 0;"
+        " return s > 0 && s <= 3600; }",
+        timeout=STEP_MS,
+    )
     assert "left to play" in page.inner_text(".clocks")
 
 

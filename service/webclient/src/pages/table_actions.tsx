@@ -26,6 +26,7 @@ export function Clocks(props: { turn: TurnState | null }) {
   const deadlines = Object.entries(props.turn?.deadlines ?? {}).map(([seat, at]) => [Number(seat), at] as const);
   useEffect(() => {
     if (!deadlines.length) return;
+    setNow(Date.now()); // not the time the page opened: the clocks start from now
     const timer = window.setInterval(() => setNow(Date.now()), 500);
     return () => window.clearInterval(timer);
   }, [deadlines.length]);
