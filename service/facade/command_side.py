@@ -65,6 +65,7 @@ def new_game_id() -> str:
 # A wait shorter than this is no wait: it could only end before anything can be decided.
 MIN_WAIT_S = 0.001
 
+
 class CommandSide:
     """What changes a game: creating it, seating players, queueing their commands."""
 
@@ -108,7 +109,7 @@ class CommandSide:
         codec = codec_for(game)
         if not isinstance(config, dict):
             raise InvalidInput("game.bad_config", "a game's config is a JSON object")
-        game_id = new_game_id()
+        game_id = self.store.placed_game_id(new_game_id())  # its drain shard's slot
         seed = secrets.token_bytes(SEED_BYTES) if seed_hex is None else self._chosen_seed(seed_hex)
         now = datetime.now(UTC)
         created_at = now.isoformat(timespec="seconds")

@@ -149,6 +149,11 @@ class EventLog(Protocol):
 class CommandInbox(Protocol):
     """Commands as received, in order, and what became of each."""
 
+    def placed_game_id(self, head: str) -> str:
+        """The id for a new game from the random `head`: `head` itself, or on a Redis Cluster
+        with drain shards `head` and four characters putting it in a shard's slot."""
+        ...
+
     async def submit(
         self,
         game_id: str,
