@@ -4,10 +4,11 @@ every shard, and ending a runner in the shards where it holds a slot.
 A blocking BZMPOP cannot span slots, so a runner takes from every set of drain indexes in one
 non-blocking pass per round (`runner_take` on each, pipelined with the round's commits; the
 cluster client sends each master its part at once), and blocks on the ready set of one shard
-where it holds a slot only when the whole pass found nothing. Each pass also renews the
-runner's slots wherever it holds one (`runner_take` renews only an existing slot). A game made
-ready in a shard where this runner holds no slot is not missed: that shard counts its own
-runner slots, so its submit either saw a live runner there or started one.
+where it holds a slot only when the whole pass found nothing, `WAIT_SLICE_S` at a time with a
+pass between. Each pass also renews the runner's slots wherever it holds one (`runner_take`
+renews only an existing slot). A game made ready in a shard where this runner holds no slot
+is not missed: that shard counts its own runner slots, so its submit either saw a live runner
+there or started one (which the slices keep from waiting long behind idle runners).
 
 The shards a runner holds slots in (its homes) are looked up once, on its first pass (a ZSCORE
 on each set's runners): the slot it was started with, or those its predecessor handed over.
@@ -15,6 +16,7 @@ on each set's runners): the slot it was started with, or those its predecessor h
 
 from __future__ import annotations
 
+import time
 from itertools import chain, zip_longest
 from typing import Any
 
@@ -22,6 +24,9 @@ from service.adapters.store.drain_shards import DrainIndex
 from service.adapters.store.redis_base import RedisGames
 from service.adapters.store.redis_records import popped_games, text
 from service.adapters.store.scripts import ScriptCall
+
+# An idle runner looks at every shard this often (see `_wait`).
+WAIT_SLICE_S = 0.05
 
 
 class RedisShardTakes(RedisGames):
@@ -34,11 +39,8 @@ class RedisShardTakes(RedisGames):
         pipeline; when nothing was taken and `wait_s` > 0, wait that long on a home shard.
         Returns the commits' replies and the games taken."""
         indexes = self.drain.every
-        # Up to twice a fair share from each set: a round stays near `count` games when load
-        # is spread, and still fills up when a few shards hold the ready games.
-        per_index = max(1, -(-2 * count // len(indexes)))
         homes = self._homes.get(runner_job_id)
-        takes = [self._take_on(index, runner_job_id, per_index) for index in indexes]
+        takes = self._takes(runner_job_id, count)
 
         def look_up_homes(pipe: Any) -> None:
             for index in indexes:
@@ -55,24 +57,46 @@ class RedisShardTakes(RedisGames):
             scores = replies[len(calls) + len(takes) :]
             homes = [index for index, score in zip(indexes, scores, strict=True) if score]
             self._homes[runner_job_id] = homes
-        # One from each set in turn: no shard's games wait behind another's.
-        taken = [
-            text(game)
-            for game in chain.from_iterable(zip_longest(*taken_lists))
-            if game is not None
-        ]
+        taken = _interleaved(taken_lists)
         if taken or wait_s <= 0:
             return commits, taken
-        home = homes[0] if homes else self.drain.legacy
-        reply = await self.redis.bzmpop(wait_s, 1, [home.ready], min=True, count=count)
-        return commits, popped_games(reply)
-
-    def _take_on(self, index: DrainIndex, runner_job_id: str, count: int) -> ScriptCall:
-        return (
-            self.scripts.runner_take,
-            [index.ready, index.runners],
-            [runner_job_id, self.runners.slot_ttl_ms, count],
+        return commits, await self._wait(
+            homes[0] if homes else self.drain.legacy, runner_job_id, count, wait_s
         )
+
+    async def _wait(
+        self, home: DrainIndex, runner_job_id: str, count: int, wait_s: float
+    ) -> list[str]:
+        """Wait up to `wait_s` for a game: blocked on the home shard's ready set (a game made
+        ready there wakes the runner at once), a slice at a time, each followed by a pass over
+        every set. A runner waiting holds its worker: the runner started for another shard
+        may be queued behind it, so games there wait one slice at most, not `wait_s`."""
+        deadline = time.monotonic() + wait_s
+        while (left := deadline - time.monotonic()) > 0:
+            reply = await self.redis.bzmpop(
+                min(left, WAIT_SLICE_S), 1, [home.ready], min=True, count=count
+            )
+            if taken := popped_games(reply):
+                return taken
+            replies = await self.scripts.run_all(self._takes(runner_job_id, count))
+            if taken := _interleaved(replies):
+                return taken
+        return []
+
+    def _takes(self, runner_job_id: str, count: int) -> list[ScriptCall]:
+        """runner_take on every set: up to twice a fair share of `count` from each shard (a
+        round stays near `count` games when the load is spread, and still fills when a few
+        shards hold the ready games), up to `count` from `{drain}` (every game from before the
+        shards); each renews the runner's slot where it holds one."""
+        share = max(1, -(-2 * count // len(self.drain.shards)))
+        return [
+            (
+                self.scripts.runner_take,
+                [index.ready, index.runners],
+                [runner_job_id, self.runners.slot_ttl_ms, count if index.shard is None else share],
+            )
+            for index in self.drain.every
+        ]
 
     async def end_runner_shards(self, runner_job_id: str, next_job_id: str, keep: bool) -> bool:
         """Give up the runner's slot in each of its homes, handing each to `next_job_id`
@@ -94,3 +118,10 @@ class RedisShardTakes(RedisGames):
             for index in homes or self.drain.every
         ]
         return any(bool(reply) for reply in await self.scripts.run_all(calls))
+
+
+def _interleaved(taken_lists: list[Any]) -> list[str]:
+    """The games each set gave, one from each set in turn: no shard's wait behind another's."""
+    return [
+        text(game) for game in chain.from_iterable(zip_longest(*taken_lists)) if game is not None
+    ]
