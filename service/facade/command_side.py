@@ -196,7 +196,8 @@ class CommandSide:
         codec = codec_for(meta.game)
         body = codec.canonical(codec.parse_command(command))
         received = ReceivedCommand(seat, command_id, request_id[:MAX_ID_LENGTH], body)
-        job_id = self.scheduler.new_job_id()  # enqueued only if the submit claims a slot
+        # Enqueued only if the submit claims a slot (named after the game's drain shard).
+        job_id = self.store.runner_job_for(game_id, self.scheduler.new_job_id())
         result = await self.store.submit(
             game_id,
             received,

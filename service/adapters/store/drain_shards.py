@@ -38,6 +38,7 @@ from service.adapters.store.keys import drain_prefix, pending_key, ready_key, ru
 
 SLOTS = 16384
 DEFAULT_DRAIN_SHARDS = 16  # the settings' default (`drain_shards`)
+SHARD_SUFFIX = "-shard"  # a runner job id started for a shard ends with it and the shard's number
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 _PAIRS = [a + b for a in _ALPHABET for b in _ALPHABET]
 
@@ -152,6 +153,13 @@ class DrainShards:
         if not self._by_slot:
             return self.legacy
         return self._by_slot.get(slot_of(game_id), self.legacy)
+
+    def home_of_job(self, job_id: str) -> DrainIndex | None:
+        """The shard a runner job was started for, as its id says (None: it does not)."""
+        head, found, number = job_id.rpartition(SHARD_SUFFIX)
+        if not found or not head or not number.isdigit() or int(number) >= len(self.shards):
+            return None
+        return self.shards[int(number)]
 
     def new_game_id(self, head: str) -> str:
         """`head` made into an id in the next shard's slot (round robin), or `head` itself

@@ -154,6 +154,11 @@ class CommandInbox(Protocol):
         with drain shards `head` and four characters putting it in a shard's slot."""
         ...
 
+    def runner_job_for(self, game_id: str, job_id: str) -> str:
+        """The id to give the runner a submit to `game_id` may start: `job_id`, or on a
+        cluster with drain shards `job_id` naming the game's shard (where its slot is)."""
+        ...
+
     async def submit(
         self,
         game_id: str,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from redis.asyncio import Redis
 
 from service.adapters.redis_clients import is_cluster
-from service.adapters.store.drain_shards import DrainIndex, DrainShards
+from service.adapters.store.drain_shards import SHARD_SUFFIX, DrainIndex, DrainShards
 from service.adapters.store.keys import GameKeys, game_id_of_key, game_key_pattern
 from service.adapters.store.records import RunnerLimits
 from service.adapters.store.replica_wait import ReplicaWait
@@ -48,6 +48,12 @@ class RedisGames:
     def placed_game_id(self, head: str) -> str:
         """`head`, or on a cluster with drain shards an id in the next shard's slot."""
         return self.drain.new_game_id(head)
+
+    def runner_job_for(self, game_id: str, job_id: str) -> str:
+        """`job_id`, naming the game's drain shard if it has one (`-shard<n>`): the runner
+        then knows where its slot is without looking (redis_shard_takes.py)."""
+        shard = self.drain_index(game_id).shard
+        return job_id if shard is None else f"{job_id}{SHARD_SUFFIX}{shard}"
 
     def drain_index(self, game_id: str) -> DrainIndex:
         """The drain indexes that serve the game (its shard's on a cluster, if it has one)."""

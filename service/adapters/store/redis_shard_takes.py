@@ -40,6 +40,15 @@ class RedisShardTakes(RedisGames):
         Returns the commits' replies and the games taken."""
         indexes = self.drain.every
         homes = self._homes.get(runner_job_id)
+        if homes is None and not calls and (home := self.drain.home_of_job(runner_job_id)):
+            # A runner's first take, its shard named in its id: that shard only, one script
+            # on one master. Started for games another runner has taken meanwhile, it ends
+            # at this price (or waits, with passes over every shard, when asked to).
+            self._homes[runner_job_id] = [home]
+            [first] = await self.scripts.run_all([self._take_on(home, runner_job_id, count)])
+            if first or wait_s <= 0:
+                return [], [text(game) for game in first]
+            return [], await self._wait(home, runner_job_id, count, wait_s)
         takes = self._takes(runner_job_id, count)
 
         def look_up_homes(pipe: Any) -> None:
@@ -90,13 +99,16 @@ class RedisShardTakes(RedisGames):
         shards); each renews the runner's slot where it holds one."""
         share = max(1, -(-2 * count // len(self.drain.shards)))
         return [
-            (
-                self.scripts.runner_take,
-                [index.ready, index.runners],
-                [runner_job_id, self.runners.slot_ttl_ms, count if index.shard is None else share],
-            )
+            self._take_on(index, runner_job_id, count if index.shard is None else share)
             for index in self.drain.every
         ]
+
+    def _take_on(self, index: DrainIndex, runner_job_id: str, count: int) -> ScriptCall:
+        return (
+            self.scripts.runner_take,
+            [index.ready, index.runners],
+            [runner_job_id, self.runners.slot_ttl_ms, count],
+        )
 
     async def end_runner_shards(self, runner_job_id: str, next_job_id: str, keep: bool) -> bool:
         """Give up the runner's slot in each of its homes, handing each to `next_job_id`
