@@ -184,7 +184,11 @@ class SingleRedis:
 
 
 async def cluster_figures(
-    games: int = 32, commands: int = 40, replica_sides: bool = True, submitters: int = 16
+    games: int = 32,
+    commands: int = 40,
+    replica_sides: bool = True,
+    submitters: int = 16,
+    rounds: int = 3,
 ) -> dict[str, float]:
     """The cluster against one Redis (see the module's doc); `replica_sides` adds one Redis
     with a replica and the cluster's masters without replicas."""
@@ -211,15 +215,15 @@ async def cluster_figures(
             stops.append(masters.stop)
             sides["single_replicated"] = (Redis.from_url(replicated.url), replicated.url, False)
             sides["cluster_masters"] = (event_redis(masters.url, cluster=True), masters.url, True)
-        # Alternate the sides, three times each, and keep each side's best: the machine is
+        # Alternate the sides, `rounds` times each, and keep each side's best: the machine is
         # shared.
         best: dict[str, float] = {}
-        for _ in range(3):
+        for _ in range(rounds):
             for side, (client, url, on_cluster) in sides.items():
                 per_s = await Harness(client, url, on_cluster, 0).throughput(games, commands)
                 best[side] = max(best.get(side, 0.0), per_s)
         # Many submitters at once, the runner draining meanwhile: one Redis and the cluster.
-        for _ in range(3):
+        for _ in range(rounds):
             for side in ("single", "cluster"):
                 client, url, on_cluster = sides[side]
                 harness = Harness(client, url, on_cluster, 0)
@@ -266,11 +270,12 @@ def main() -> None:
     parser.add_argument("--commands", type=int, default=40)
     parser.add_argument("--submitters", type=int, default=16)
     parser.add_argument("--no-replica-sides", action="store_true")
+    parser.add_argument("--rounds", type=int, default=3, help="alternations; each side's best")
     args = parser.parse_args()
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     figures: dict[str, Any] = asyncio.run(
         cluster_figures(
-            args.games, args.commands, not args.no_replica_sides, args.submitters
+            args.games, args.commands, not args.no_replica_sides, args.submitters, args.rounds
         )
     )
     print(json.dumps({k: round(v, 3) for k, v in figures.items()}, indent=2))
