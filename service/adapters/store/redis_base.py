@@ -40,6 +40,8 @@ class RedisGames:
         self.pending_key = self.drain.legacy.pending
         self._renewed: dict[str, float] = {}  # runner job id -> when it last renewed its slot
         self._homes: dict[str, list[DrainIndex]] = {}  # runner job id -> shards with its slot
+        # runner job id -> when it last took from every shard, the shards that gave games
+        self._passes: dict[str, tuple[float, frozenset[DrainIndex]]] = {}
 
     def keys(self, game_id: str) -> GameKeys:
         """The keys of one game."""

@@ -10,8 +10,16 @@ renews only an existing slot). A game made ready in a shard where this runner ho
 is not missed: that shard counts its own runner slots, so its submit either saw a live runner
 there or started one (which the slices keep from waiting long behind idle runners).
 
-The shards a runner holds slots in (its homes) are looked up once, on its first pass (a ZSCORE
-on each set's runners): the slot it was started with, or those its predecessor handed over.
+A pass costs the client about 20 µs a set (17 by default), which rounds of a few games would
+pay for nothing: between full passes, at most `FULL_PASS_S` apart, a busy runner takes from
+its homes and the sets that gave games last time only, and looks at every set again when
+those ran dry.
+
+The shards a runner holds slots in (its homes): a runner started by a submit has its shard in
+its job id (`-shard<n>`, `RedisGames.runner_job_for`), and its first take is from there only
+(one script on one master: a runner started for games another runner took meanwhile ends
+cheaply); other runners (successors) look theirs up on their first pass (a ZSCORE on each
+set's runners).
 """
 
 from __future__ import annotations
@@ -27,6 +35,8 @@ from service.adapters.store.scripts import ScriptCall
 
 # An idle runner looks at every shard this often (see `_wait`).
 WAIT_SLICE_S = 0.05
+# A busy runner takes from every set at least this often, else from the busy ones only.
+FULL_PASS_S = 0.01
 
 
 class RedisShardTakes(RedisGames):
@@ -49,7 +59,8 @@ class RedisShardTakes(RedisGames):
             if first or wait_s <= 0:
                 return [], [text(game) for game in first]
             return [], await self._wait(home, runner_job_id, count, wait_s)
-        takes = self._takes(runner_job_id, count)
+        targets = self._targets(runner_job_id, homes)
+        takes = self._takes(runner_job_id, count, targets)
 
         def look_up_homes(pipe: Any) -> None:
             for index in indexes:
@@ -66,7 +77,10 @@ class RedisShardTakes(RedisGames):
             scores = replies[len(calls) + len(takes) :]
             homes = [index for index, score in zip(indexes, scores, strict=True) if score]
             self._homes[runner_job_id] = homes
+        self._note_pass(runner_job_id, targets, taken_lists)
         taken = _interleaved(taken_lists)
+        if not taken and len(targets) < len(indexes):  # the busy shards ran dry: look at all
+            taken = await self._pass(runner_job_id, count)
         if taken or wait_s <= 0:
             return commits, taken
         return commits, await self._wait(
@@ -87,20 +101,45 @@ class RedisShardTakes(RedisGames):
             )
             if taken := popped_games(reply):
                 return taken
-            replies = await self.scripts.run_all(self._takes(runner_job_id, count))
-            if taken := _interleaved(replies):
+            if taken := await self._pass(runner_job_id, count):
                 return taken
         return []
 
-    def _takes(self, runner_job_id: str, count: int) -> list[ScriptCall]:
-        """runner_take on every set: up to twice a fair share of `count` from each shard (a
+    async def _pass(self, runner_job_id: str, count: int) -> list[str]:
+        """A take from every set, alone in its round trip."""
+        indexes = self.drain.every
+        replies = await self.scripts.run_all(self._takes(runner_job_id, count, indexes))
+        self._note_pass(runner_job_id, indexes, replies)
+        return _interleaved(replies)
+
+    def _targets(self, runner_job_id: str, homes: list[DrainIndex] | None) -> list[DrainIndex]:
+        """The sets to take from this round: every one at most `FULL_PASS_S` apart (and on a
+        runner's first pass); between, its homes and those that gave games last time. A pass
+        costs the client about 20 µs a set, which rounds of a few games would pay for
+        nothing; a shard left out meanwhile has its own runner slot."""
+        indexes = self.drain.every
+        last = self._passes.get(runner_job_id)
+        if homes is None or last is None or time.monotonic() - last[0] >= FULL_PASS_S:
+            return indexes
+        busy = last[1]
+        return [index for index in indexes if index in busy or index in homes]
+
+    def _note_pass(self, runner_job_id: str, targets: list[DrainIndex], replies: list[Any]) -> None:
+        busy = frozenset(index for index, got in zip(targets, replies, strict=True) if got)
+        if len(targets) == len(self.drain.every):
+            self._passes[runner_job_id] = (time.monotonic(), busy)
+        else:
+            self._passes[runner_job_id] = (self._passes[runner_job_id][0], busy)
+
+    def _takes(self, runner_job_id: str, count: int, indexes: list[DrainIndex]) -> list[ScriptCall]:
+        """runner_take on each set: up to twice a fair share of `count` from each shard (a
         round stays near `count` games when the load is spread, and still fills when a few
         shards hold the ready games), up to `count` from `{drain}` (every game from before the
         shards); each renews the runner's slot where it holds one."""
         share = max(1, -(-2 * count // len(self.drain.shards)))
         return [
             self._take_on(index, runner_job_id, count if index.shard is None else share)
-            for index in self.drain.every
+            for index in indexes
         ]
 
     def _take_on(self, index: DrainIndex, runner_job_id: str, count: int) -> ScriptCall:
@@ -114,6 +153,7 @@ class RedisShardTakes(RedisGames):
         """Give up the runner's slot in each of its homes, handing each to `next_job_id`
         where games are ready (or `keep`); True when any was handed over. A runner holding
         no slot (it expired) ends in every set, as a runner did on the one ready set."""
+        self._passes.pop(runner_job_id, None)
         homes = self._homes.pop(runner_job_id, None)
         if homes is None:
             async with self.redis.pipeline(transaction=False) as pipe:
