@@ -210,3 +210,42 @@ async def test_sharded_and_unsharded_games_drain_together(redis_cluster: LocalCl
         assert await redis.zcard(index.ready) == 0
         assert await redis.zcard(index.runners) == 0
     await redis.aclose()
+
+
+async def test_a_runner_started_for_a_shard_first_takes_from_it_alone(
+    store: RedisEventStore,
+) -> None:
+    mine, other = store.placed_game_id("mine"), store.placed_game_id("other")
+    assert store.drain_index(mine) != store.drain_index(other)
+    for game_id in (mine, other):
+        await create_game(store, game_id)
+    job = store.runner_job_for(mine, "job-mine")
+    assert job == f"job-mine-shard{store.drain_index(mine).shard}"
+    await store.submit(mine, command("c1"), job, 0, 1000)
+    await store.take_ready("someone-else", 16)  # another runner took its game meanwhile
+    await store.submit(other, command("c1"), store.runner_job_for(other, "job-other"), 0, 1000)
+
+    # Its first take looks at its own shard only, finds nothing, and it ends there.
+    assert await store.take_ready(job, 16) == []
+    assert not await store.end_runner(job, "next")
+    assert await store.redis.zscore(store.drain_index(mine).runners, job) is None
+    # The other shard's game waits for the runner its own submit started.
+    assert await store.take_ready(store.runner_job_for(other, "job-other"), 16) == [other]
+
+
+async def test_a_busy_runner_still_finds_a_game_in_a_quiet_shard(store: RedisEventStore) -> None:
+    busy, quiet = store.placed_game_id("busy"), store.placed_game_id("quiet")
+    for game_id in (busy, quiet):
+        await create_game(store, game_id)
+    job = store.runner_job_for(busy, "job-busy")
+    await store.submit(busy, command("c1"), job, 0, 1000)
+    assert await store.take_ready(job, 16) == [busy]
+    assert await store.take_ready(job, 16) == []  # a pass over every shard
+    await store.wake_game(busy, "", False)
+    await store.wake_game(quiet, "", False)
+
+    # Between full passes it takes from the shards that were busy, and from all when they
+    # run dry: the quiet shard's game is taken all the same.
+    first = await store.take_ready(job, 16)
+    second = await store.take_ready(job, 16)
+    assert sorted(first + second) == sorted([busy, quiet])
