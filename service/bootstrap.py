@@ -75,7 +75,9 @@ GAME_METAS_CACHED = 10_000  # games whose fixed facts the API keeps
 
 def runner_limits(settings: Settings) -> RunnerLimits:
     """How many drain runners may be scheduled at once, and how long a slot lasts unrenewed."""
-    return RunnerLimits(settings.max_runners, int(settings.runner_slot_ttl_s * 1000))
+    return RunnerLimits(
+        settings.max_runners, int(settings.runner_slot_ttl_s * 1000), settings.drain_shards
+    )
 
 
 def event_client(settings: Settings) -> Redis:
@@ -147,7 +149,8 @@ def history(
     async def game_ids() -> list[str]:
         return await stored_game_ids(redis, prefix)
 
-    return HistoryService(events, writer, game_ids, GameMaintenance(redis, prefix, events, writer))
+    maintenance = GameMaintenance(redis, prefix, events, writer, settings.drain_shards)
+    return HistoryService(events, writer, game_ids, maintenance)
 
 
 def skald(
@@ -266,7 +269,7 @@ def worker_graph(settings: Settings) -> WorkerGraph:
         redis=redis,
         queue_redis=queue_redis,
         store=events,
-        pending=PendingIndex(redis, settings.key_prefix, events.scripts),
+        pending=PendingIndex(redis, settings.key_prefix, events.scripts, settings.drain_shards),
         deadlines=Deadlines(redis, settings.key_prefix),
         scheduler=drain_scheduler,
         drainer=runner.drainer,

@@ -25,7 +25,9 @@ def add_parser(subparsers: Any) -> None:
         help="recompute every projection from events",
         description="Recompute each stored game's projections (every seat's view, the public "
         "view, the turns) from its events, encoded as the workers encode them, and store them "
-        "unless a worker stored newer ones meanwhile. Every game when none is named, and then "
+        "unless a worker stored newer ones meanwhile. Every game in Redis when none is named "
+        "(an archived game stores no projections: they are computed from its archived events "
+        "when it is read, so there is nothing to rebuild), and then "
         "the ratings too, folded again from their log (docs/ratings.md); exits 1 if any game "
         "could not be rebuilt.",
     )

@@ -23,7 +23,9 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "verify",
         help="check stored games: chain, events, projections, seed",
-        description="Verify stored games (every game when none is named): rebuild each from "
+        description="Verify stored games (every game in Redis when none is named; games in "
+        "the archive too with --archived, or when named: the archive holds every game ever "
+        "played, and reading it all back is an audit to run on purpose): rebuild each from "
         "its events, check its hash chain (naming the first bad version), its command "
         "outcomes, its projections against a fresh rebuild, and its revealed seed and every "
         "draw; and its keys: the secret of a live game, every taken seat's record, and "
@@ -33,6 +35,11 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("game_ids", nargs="*", metavar="GAME_ID", help="games to verify")
     parser.add_argument("--json", action="store_true", help="print every report as JSON")
+    parser.add_argument(
+        "--archived",
+        action="store_true",
+        help="with no game named, verify the archived games too (each read from the archive)",
+    )
     parser.add_argument(
         "--grace",
         type=float,
@@ -60,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
     out = console()
 
     async def verify(service: HistoryService) -> list[GameVerification]:
-        game_ids = list(args.game_ids) or await service.game_ids()
+        listed = service.every_game_id if args.archived else service.game_ids
+        game_ids = list(args.game_ids) or await listed()
         with progress_bar(Console(stderr=True)) as progress:
             task = progress.add_task("verifying", total=len(game_ids))
 

@@ -65,6 +65,7 @@ def new_game_id() -> str:
 # A wait shorter than this is no wait: it could only end before anything can be decided.
 MIN_WAIT_S = 0.001
 
+
 class CommandSide:
     """What changes a game: creating it, seating players, queueing their commands."""
 
@@ -108,7 +109,7 @@ class CommandSide:
         codec = codec_for(game)
         if not isinstance(config, dict):
             raise InvalidInput("game.bad_config", "a game's config is a JSON object")
-        game_id = new_game_id()
+        game_id = self.store.placed_game_id(new_game_id())  # its drain shard's slot
         seed = secrets.token_bytes(SEED_BYTES) if seed_hex is None else self._chosen_seed(seed_hex)
         now = datetime.now(UTC)
         created_at = now.isoformat(timespec="seconds")
@@ -195,7 +196,8 @@ class CommandSide:
         codec = codec_for(meta.game)
         body = codec.canonical(codec.parse_command(command))
         received = ReceivedCommand(seat, command_id, request_id[:MAX_ID_LENGTH], body)
-        job_id = self.scheduler.new_job_id()  # enqueued only if the submit claims a slot
+        # Enqueued only if the submit claims a slot (named after the game's drain shard).
+        job_id = self.store.runner_job_for(game_id, self.scheduler.new_job_id())
         result = await self.store.submit(
             game_id,
             received,

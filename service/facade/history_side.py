@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from contracts.history import FairnessReport, GameVerification, ReplayFrame
 from service.adapters.store.keys import is_game_id
 from service.adapters.store.ports import GameMissing, HistoryStore
+from service.read.archived_games import ArchiveBackedStore
 from service.read.history.disclosure import Audience
 from service.read.history.fairness import fairness_report
 from service.read.history.inspection import KeyInspector
@@ -76,6 +77,13 @@ class HistoryService:
         if self._game_ids is None:
             raise RuntimeError("this HistoryService was built without a way to list games")
         return await self._game_ids()
+
+    async def every_game_id(self) -> list[str]:
+        """Every game's id: those in Redis and, with cold storage, those in the archive."""
+        in_redis = await self.game_ids()
+        if not isinstance(self.store, ArchiveBackedStore):
+            return in_redis
+        return sorted(set(in_redis) | set(await self.store.archive.game_ids()))
 
     async def verify_all(
         self,

@@ -35,6 +35,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # On a cluster each worker's sweeper also scans every game this often for commands left
     # past their cursor in no index (a submit stopped between its two steps).
     stranded_scan_s: float = 30.0
+    # On a cluster the drain indexes are split in this many shards, each in the slot of the
+    # games created into it: a submit is then one script on one master (docs/scaling.md).
+    # 0: the one `{drain}` slot of before. Ignored on one Redis.
+    drain_shards: int = 16
     # The RQ queue may live on its own Redis (RQ does not support Redis Cluster); empty means
     # the same server as `redis_url`.
     queue_url: str = ""

@@ -78,6 +78,7 @@ ROWS = [
     ("cluster_vs_single", "ratio", 2),
     ("cluster_vs_single_replicated", "ratio", 2),
     ("cluster_masters_vs_single", "ratio", 2),
+    ("cluster_vs_single_concurrent", "ratio", 2),
     ("submit_us_cluster", "µs", 0),
     ("submit_us_cluster_wait", "µs", 0),
     ("wait_cost_us", "µs", 0),

@@ -14,7 +14,10 @@ interleaved, then drained by one runner in rounds, as a worker does under load:
 - `cluster_masters_per_s`: the cluster's 3 masters without replicas; `cluster_masters_vs_single`
   what is left of the gap without the replicas' processes on the same cores;
 - `submit_us_cluster`, `submit_us_cluster_wait`: one submission on the cluster without and
-  with `SKALD_WAIT_REPLICAS=1`; `wait_cost_us` the difference.
+  with `SKALD_WAIT_REPLICAS=1`; `wait_cost_us` the difference;
+- `single_concurrent_per_s`, `cluster_concurrent_per_s`: `submitters` tasks (16) submitting at
+  once while the runner drains, as a service is loaded; `cluster_vs_single_concurrent` their
+  ratio.
 """
 
 from __future__ import annotations
@@ -101,6 +104,43 @@ class Harness:
             assert outcome.status == "applied", outcome
         return games * commands / elapsed
 
+    async def throughput_concurrent(self, games: int, commands: int, submitters: int) -> float:
+        """Decided commands per second with `submitters` tasks submitting at once (each its
+        share of the games, one command at a time per game) while the runner drains, as a
+        service is loaded."""
+        config = msgspec.to_builtins(RaceConfig(players=2, target=10**9))
+        created = [
+            (await self.skald.commands.create_game("race", config)).game_id for _ in range(games)
+        ]
+        first = {
+            game_id: (await self.skald.reads.turn(game_id, None)).to_act[0] for game_id in created
+        }
+        submitting = True
+
+        async def submitter(mine: list[str]) -> None:
+            for n in range(commands):
+                for game_id in mine:
+                    seat = first[game_id] if n % 2 == 0 else 1 - first[game_id]
+                    await self.skald.commands.submit(
+                        game_id, seat, f"c{n}", {"type": "Move", "steps": 1}, "r"
+                    )
+
+        async def drain() -> None:
+            while submitting or self.scheduler.scheduled:
+                await self.scheduler.run_all(self.runner)
+                await asyncio.sleep(0.001)
+
+        started = time.perf_counter()
+        draining = asyncio.create_task(drain())
+        await asyncio.gather(*(submitter(created[k::submitters]) for k in range(submitters)))
+        submitting = False
+        await draining
+        elapsed = time.perf_counter() - started
+        for game_id in created:
+            outcome = await self.skald.commands.outcome(game_id, f"c{commands - 1}")
+            assert outcome.status == "applied", outcome
+        return games * commands / elapsed
+
     async def submit_us(self, commands: int) -> float:
         """Microseconds per submission (one game, nothing drained)."""
         config = msgspec.to_builtins(RaceConfig(players=2, target=10**9))
@@ -144,7 +184,11 @@ class SingleRedis:
 
 
 async def cluster_figures(
-    games: int = 32, commands: int = 40, replica_sides: bool = True
+    games: int = 32,
+    commands: int = 40,
+    replica_sides: bool = True,
+    submitters: int = 16,
+    rounds: int = 3,
 ) -> dict[str, float]:
     """The cluster against one Redis (see the module's doc); `replica_sides` adds one Redis
     with a replica and the cluster's masters without replicas."""
@@ -171,16 +215,27 @@ async def cluster_figures(
             stops.append(masters.stop)
             sides["single_replicated"] = (Redis.from_url(replicated.url), replicated.url, False)
             sides["cluster_masters"] = (event_redis(masters.url, cluster=True), masters.url, True)
-        # Alternate the sides, three times each, and keep each side's best: the machine is
+        # Alternate the sides, `rounds` times each, and keep each side's best: the machine is
         # shared.
         best: dict[str, float] = {}
-        for _ in range(3):
+        for _ in range(rounds):
             for side, (client, url, on_cluster) in sides.items():
                 per_s = await Harness(client, url, on_cluster, 0).throughput(games, commands)
                 best[side] = max(best.get(side, 0.0), per_s)
+        # Many submitters at once, the runner draining meanwhile: one Redis and the cluster.
+        for _ in range(rounds):
+            for side in ("single", "cluster"):
+                client, url, on_cluster = sides[side]
+                harness = Harness(client, url, on_cluster, 0)
+                per_s = await harness.throughput_concurrent(games, commands, submitters)
+                key = f"{side}_concurrent"
+                best[key] = max(best.get(key, 0.0), per_s)
         for side, per_s in best.items():
             figures[f"{side}_per_s"] = per_s
         figures["cluster_vs_single"] = figures["cluster_per_s"] / figures["single_per_s"]
+        figures["cluster_vs_single_concurrent"] = (
+            figures["cluster_concurrent_per_s"] / figures["single_concurrent_per_s"]
+        )
         if replica_sides:
             # The same durability on both sides: one Redis with a replica, as each master has.
             figures["cluster_vs_single_replicated"] = (
@@ -213,9 +268,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--games", type=int, default=32)
     parser.add_argument("--commands", type=int, default=40)
+    parser.add_argument("--submitters", type=int, default=16)
+    parser.add_argument("--no-replica-sides", action="store_true")
+    parser.add_argument("--rounds", type=int, default=3, help="alternations; each side's best")
     args = parser.parse_args()
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-    figures: dict[str, Any] = asyncio.run(cluster_figures(args.games, args.commands))
+    figures: dict[str, Any] = asyncio.run(
+        cluster_figures(
+            args.games, args.commands, not args.no_replica_sides, args.submitters, args.rounds
+        )
+    )
     print(json.dumps({k: round(v, 3) for k, v in figures.items()}, indent=2))
 
 

@@ -21,11 +21,12 @@
 
 The last three are global indexes like the lobby. On one Redis the submit, commit and
 release scripts touch a game's keys and `pending`/`ready`/`runners` together. On a Redis
-Cluster (`drain_prefix`) the three share the hash tag `{drain}` (`<prefix>{drain}ready`, ...),
-one slot of their own, and every game script touches its game's slot only: the store marks
-`pending` before a submit and `ready` after it in separate steps, and the sweeper puts back a
-game left between them. The updates channel is then a sharded one (SSUBSCRIBE/SPUBLISH), in
-its game's slot.
+Cluster they are split in drain shards, `<prefix>{<shard tag>}ready`, ..., each in the slot
+of the games created into it, so those scripts are one step there too (drain_shards.py); a
+game in no shard's slot uses the three under the hash tag `{drain}` (`drain_prefix`), and
+its game scripts touch its game's slot only: the store marks `pending` and `ready` after a
+submit in a separate step, and the sweeper puts back a game left between them. On a
+cluster the updates channel is a sharded one (SSUBSCRIBE/SPUBLISH), in its game's slot.
 """
 
 from __future__ import annotations

@@ -149,6 +149,16 @@ class EventLog(Protocol):
 class CommandInbox(Protocol):
     """Commands as received, in order, and what became of each."""
 
+    def placed_game_id(self, head: str) -> str:
+        """The id for a new game from the random `head`: `head` itself, or on a Redis Cluster
+        with drain shards `head` and four characters putting it in a shard's slot."""
+        ...
+
+    def runner_job_for(self, game_id: str, job_id: str) -> str:
+        """The id to give the runner a submit to `game_id` may start: `job_id`, or on a
+        cluster with drain shards `job_id` naming the game's shard (where its slot is)."""
+        ...
+
     async def submit(
         self,
         game_id: str,

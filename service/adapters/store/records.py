@@ -176,3 +176,4 @@ class RunnerLimits(msgspec.Struct, frozen=True):
 
     max_runners: int = 4
     slot_ttl_ms: int = 10_000
+    drain_shards: int = 16  # on a Redis Cluster (drain_shards.py)

@@ -6,15 +6,8 @@ from __future__ import annotations
 from redis.asyncio import Redis
 
 from service.adapters.redis_clients import is_cluster
-from service.adapters.store.keys import (
-    GameKeys,
-    drain_prefix,
-    game_id_of_key,
-    game_key_pattern,
-    pending_key,
-    ready_key,
-    runners_key,
-)
+from service.adapters.store.drain_shards import SHARD_SUFFIX, DrainIndex, DrainShards
+from service.adapters.store.keys import GameKeys, game_id_of_key, game_key_pattern
 from service.adapters.store.records import RunnerLimits
 from service.adapters.store.replica_wait import ReplicaWait
 from service.adapters.store.scripts import Scripts
@@ -36,28 +29,56 @@ class RedisGames:
         self.scripts = scripts or Scripts(redis)
         self.runners = runners or RunnerLimits()
         self.replica_wait = replica_wait or ReplicaWait()
-        # On a Redis Cluster the game scripts touch their game's slot only (keys.py).
+        # On a Redis Cluster the game scripts touch their game's slot only (keys.py), and
+        # each game's drain indexes are its shard's, or `{drain}` (drain_shards.py).
         self.cluster = is_cluster(redis)
-        self.ready_key = ready_key(drain_prefix(prefix, self.cluster))
-        self.runners_key = runners_key(drain_prefix(prefix, self.cluster))
-        self.pending_key = pending_key(drain_prefix(prefix, self.cluster))
+        self.drain = DrainShards(
+            prefix, self.cluster, self.runners.drain_shards, self.runners.max_runners
+        )
+        self.ready_key = self.drain.legacy.ready
+        self.runners_key = self.drain.legacy.runners
+        self.pending_key = self.drain.legacy.pending
         self._renewed: dict[str, float] = {}  # runner job id -> when it last renewed its slot
+        self._homes: dict[str, list[DrainIndex]] = {}  # runner job id -> shards with its slot
+        # runner job id -> when it last took from every shard, the shards that gave games
+        self._passes: dict[str, tuple[float, frozenset[DrainIndex]]] = {}
 
     def keys(self, game_id: str) -> GameKeys:
         """The keys of one game."""
         return GameKeys(self.prefix, game_id)
 
+    def placed_game_id(self, head: str) -> str:
+        """`head`, or on a cluster with drain shards an id in the next shard's slot."""
+        return self.drain.new_game_id(head)
+
+    def runner_job_for(self, game_id: str, job_id: str) -> str:
+        """`job_id`, naming the game's drain shard if it has one (`-shard<n>`): the runner
+        then knows where its slot is without looking (redis_shard_takes.py)."""
+        shard = self.drain_index(game_id).shard
+        return job_id if shard is None else f"{job_id}{SHARD_SUFFIX}{shard}"
+
+    def drain_index(self, game_id: str) -> DrainIndex:
+        """The drain indexes that serve the game (its shard's on a cluster, if it has one)."""
+        return self.drain.of(game_id)
+
     async def wake_game(
-        self, game_id: str, runner_job_id: str, max_runners: int, pending: bool = False
+        self, game_id: str, runner_job_id: str, claim: bool, pending: bool = False
     ) -> bool:
-        """Mark the game ready (keeping its place), and pending too if asked; claim a runner
-        slot for `runner_job_id` (True) if fewer than `max_runners` are alive (0: only mark)."""
-        keys = [self.ready_key, self.runners_key]
+        """Mark the game ready (keeping its place), and pending too if asked; with `claim`,
+        claim a runner slot for `runner_job_id` (True) if fewer than the game's drain
+        indexes allow are alive."""
+        index = self.drain_index(game_id)
+        keys = [index.ready, index.runners]
         if pending:
-            keys.append(self.pending_key)
+            keys.append(index.pending)
         claimed = await self.scripts.wake(
             keys=keys,
-            args=[game_id, runner_job_id, max_runners, self.runners.slot_ttl_ms],
+            args=[
+                game_id,
+                runner_job_id,
+                index.max_runners if claim else 0,
+                self.runners.slot_ttl_ms,
+            ],
         )
         return bool(claimed)
 

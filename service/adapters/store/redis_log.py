@@ -141,9 +141,7 @@ class RedisEventLog(RedisGames):
                 )
         kind = reply[0]
         if kind == b"accepted" and int(reply[2]) == 2:  # on a cluster: now mark it ready
-            woken = await self.wake_game(
-                game_id, runner_job_id, self.runners.max_runners, pending=True
-            )
+            woken = await self.wake_game(game_id, runner_job_id, True, pending=True)
             return Accepted(text(reply[1]), woken)
         if kind == b"nogame":
             await self.absent(game_id)
@@ -152,10 +150,10 @@ class RedisEventLog(RedisGames):
         if kind == b"accepted":
             return Accepted(text(reply[1]), bool(int(reply[2])))
         record = await self._record(game_id, reply[1])
-        if self.cluster and record.status == "queued":
+        if not self.drain_index(game_id).atomic and record.status == "queued":
             # A retry of a submit that may have stopped before its wake: mark the game again
             # (a live runner takes it, else the sweeper wakes it; no slot claimed here).
-            await self.wake_game(game_id, runner_job_id, 0, pending=True)
+            await self.wake_game(game_id, runner_job_id, False, pending=True)
         received = await self.received(game_id, record.inbox_id)
         assert received is not None, "a known command is always in the inbox"
         return Duplicate(received, record)
@@ -172,8 +170,9 @@ class RedisEventLog(RedisGames):
     ) -> Any:
         keys = self.keys(game_id)
         script_keys = [keys.meta, keys.commands, keys.inbox, keys.rate(command.seat)]
-        if not self.cluster:  # on a cluster the game's slot only, then the wake (keys.py)
-            script_keys += [self.ready_key, self.runners_key, self.pending_key]
+        index = self.drain_index(game_id)
+        if index.atomic:  # else the game's slot only, then the wake (drain_shards.py)
+            script_keys += [index.ready, index.runners, index.pending]
         return await self.replica_wait.run(
             self.redis,
             self.scripts.submit,
@@ -187,7 +186,7 @@ class RedisEventLog(RedisGames):
                 rate_limit,
                 rate_window_ms,
                 game_id,
-                self.runners.max_runners,
+                index.max_runners,
                 self.runners.slot_ttl_ms,
                 command.command_id,
                 int(check_bare),

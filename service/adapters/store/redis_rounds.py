@@ -25,12 +25,12 @@ from service.adapters.store.records import (
     Turn,
     TurnRequest,
 )
-from service.adapters.store.redis_base import RedisGames
 from service.adapters.store.redis_records import opened_turn, popped_games, text
+from service.adapters.store.redis_shard_takes import RedisShardTakes
 from service.adapters.store.scripts import ScriptCall
 
 
-class RedisDrainRounds(RedisGames):
+class RedisDrainRounds(RedisShardTakes):
     """`DrainRounds` on Redis."""
 
     async def commit(self, game_id: str, batch: Batch) -> Head:
@@ -61,6 +61,11 @@ class RedisDrainRounds(RedisGames):
         one pipeline: Redis runs the commits at once, and their replies come with the games."""
         calls, failed = self._round_calls(batches)
         commits = len(calls)
+        if self.drain.sharded:  # a cluster with drain shards: take from every one
+            replies, taken = await self.commit_then_take_shards(calls, runner_job_id, count, wait_s)
+            outcomes = self._round_committed(batches, replies, failed)
+            await self._put_back(list(zip((g for g, _ in batches), outcomes, strict=True)))
+            return outcomes, taken
         if wait_s <= 0:
             calls.append(self._take_call(runner_job_id, count))
             *replies, taken = await self.scripts.run_all(calls, keep_errors=True)
@@ -82,13 +87,18 @@ class RedisDrainRounds(RedisGames):
         return outcomes, popped_games(reply)
 
     async def _put_back(self, outcomes: Sequence[tuple[str, CommitOutcome]]) -> None:
-        """On a cluster, mark ready the games whose commit said commands still wait (on one
-        Redis the commit script did it). A crash before this leaves them to the sweeper."""
+        """On a cluster, mark ready the games in no shard whose commit said commands still
+        wait (otherwise the commit script did it). A crash before this leaves them to the
+        sweeper."""
         if not self.cluster:
             return
         for game_id, outcome in outcomes:
-            if isinstance(outcome, Committed) and outcome.put_back:
-                await self.wake_game(game_id, "", 0)
+            if (
+                isinstance(outcome, Committed)
+                and outcome.put_back
+                and not self.drain_index(game_id).atomic
+            ):
+                await self.wake_game(game_id, "", False)
 
     def _round_calls(
         self, batches: Sequence[tuple[str, Batch]]
@@ -151,8 +161,11 @@ class RedisDrainRounds(RedisGames):
             keys.views,
             keys.inbox,
         ]
-        if not self.cluster:  # on a cluster the game's slot only (commit.lua)
-            script_keys.append(self.ready_key)
+        index = self.drain_index(game_id)
+        if index.atomic:  # else the game's slot only (commit.lua)
+            script_keys.append(index.ready)
+            if self.cluster:  # a shard's: the channel is a sharded one all the same
+                script_keys.append(index.pending)
         return self.scripts.commit, script_keys, args
 
     @staticmethod
@@ -191,11 +204,12 @@ class RedisDrainRounds(RedisGames):
         """Give the lease back if `token` holds it; re-mark the game ready if commands wait."""
         keys = self.keys(game_id)
         script_keys = [keys.lease, keys.meta, keys.inbox]
-        if not self.cluster:  # on a cluster the game's slot only (release_lease.lua)
-            script_keys.append(self.ready_key)
+        index = self.drain_index(game_id)
+        if index.atomic:  # else the game's slot only (release_lease.lua)
+            script_keys.append(index.ready)
         put_back = await self.scripts.release_lease(keys=script_keys, args=[token, game_id])
-        if put_back and self.cluster:
-            await self.wake_game(game_id, "", 0)
+        if put_back and not index.atomic:
+            await self.wake_game(game_id, "", False)
         return bool(put_back)
 
     async def lease_held(self, game_id: str) -> bool:
@@ -226,6 +240,8 @@ class RedisDrainRounds(RedisGames):
         """Give up the runner's slot, or hand it to `next_job_id` (True) if games are ready
         or `keep` is asked for."""
         self._renewed.pop(runner_job_id, None)
+        if self.drain.sharded:
+            return await self.end_runner_shards(runner_job_id, next_job_id, keep)
         handed_over = await self.scripts.runner_end(
             keys=[self.ready_key, self.runners_key],
             args=[runner_job_id, next_job_id, self.runners.slot_ttl_ms, int(keep)],
@@ -234,4 +250,4 @@ class RedisDrainRounds(RedisGames):
 
     async def wake(self, game_id: str, runner_job_id: str) -> bool:
         """Mark the game ready; claim a slot for `runner_job_id` (True) if one is free."""
-        return await self.wake_game(game_id, runner_job_id, self.runners.max_runners)
+        return await self.wake_game(game_id, runner_job_id, True)

@@ -14,7 +14,8 @@ from redis.asyncio import Redis
 
 from service.adapters.redis_clients import is_cluster
 from service.adapters.store.damage import game_absent
-from service.adapters.store.keys import GameKeys, drain_prefix, lobby_key, pending_key
+from service.adapters.store.drain_shards import DEFAULT_DRAIN_SHARDS, DrainShards
+from service.adapters.store.keys import GameKeys, lobby_key
 from service.adapters.store.scripts import Scripts
 from service.shared.errors import Conflict, GameDamaged, InvalidInput
 
@@ -190,11 +191,16 @@ class PendingIndex:
     """Games with recently submitted commands, stamped by the Redis clock (for the sweeper).
 
     The event store's `submit` marks a game here in the same step as it queues the command.
+    On a Redis Cluster with drain shards each shard has its own (drain_shards.py): a game is
+    marked in its shard's, and the sweeper reads them all.
     """
 
-    def __init__(self, redis: Redis, prefix: str, scripts: Scripts) -> None:
+    def __init__(
+        self, redis: Redis, prefix: str, scripts: Scripts, shards: int = DEFAULT_DRAIN_SHARDS
+    ) -> None:
         self.redis = redis
-        self.key = pending_key(drain_prefix(prefix, is_cluster(redis)))
+        self.drain = DrainShards(prefix, is_cluster(redis), shards)
+        self.key = self.drain.legacy.pending
         self.scripts = scripts
 
     async def now_ms(self) -> int:
@@ -205,15 +211,23 @@ class PendingIndex:
 
     async def marked_before(self, before_ms: int, limit: int) -> list[tuple[str, int]]:
         """(game id, mark) of games last marked at or before `before_ms`, oldest first."""
-        rows: Any = await self.redis.zrangebyscore(
-            self.key, "-inf", before_ms, start=0, num=limit, withscores=True
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for index in self.drain.every:
+                pipe.zrangebyscore(
+                    index.pending, "-inf", before_ms, start=0, num=limit, withscores=True
+                )
+            replies: Any = await pipe.execute()
+        rows = sorted(
+            ((int(score), game_id.decode()) for rows in replies for game_id, score in rows)
         )
-        return [(game_id.decode(), int(score)) for game_id, score in rows]
+        return [(game_id, mark) for mark, game_id in rows[:limit]]
 
     async def mark(self, game_id: str) -> None:
         """Mark a game now (on the Redis clock), for the sweeper to visit."""
-        await self.scripts.mark_pending(keys=[self.key], args=[game_id])
+        await self.scripts.mark_pending(keys=[self.drain.of(game_id).pending], args=[game_id])
 
     async def forget(self, game_id: str, mark: int) -> None:
         """Drop a game from the index unless it was marked again since `mark`."""
-        await self.scripts.forget_pending(keys=[self.key], args=[game_id, mark])
+        await self.scripts.forget_pending(
+            keys=[self.drain.of(game_id).pending], args=[game_id, mark]
+        )

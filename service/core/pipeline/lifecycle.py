@@ -110,7 +110,7 @@ async def queue_system(
     """Queue the service's own command on a game's inbox; False when that id was queued
     before (a system command happens once per id)."""
     received = ReceivedCommand(SYSTEM_SEAT, command_id, command_id, encode_system(command))
-    job_id = scheduler.new_job_id()
+    job_id = store.runner_job_for(game_id, scheduler.new_job_id())
     result = await store.submit(game_id, received, job_id, 0, 1000)
     if isinstance(result, Accepted):
         if result.start_runner:

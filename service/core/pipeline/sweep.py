@@ -61,7 +61,7 @@ async def sweep(
         if await store.lease_held(game_id):
             continue
         report.woken += 1
-        job_id = scheduler.new_job_id()
+        job_id = store.runner_job_for(game_id, scheduler.new_job_id())
         if await store.wake(game_id, job_id):
             await scheduler.schedule(job_id)
             report.runners_started += 1

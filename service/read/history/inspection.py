@@ -10,7 +10,8 @@ from redis.asyncio import Redis
 
 from service.adapters.redis_clients import is_cluster
 from service.adapters.store.deadlines import Deadlines
-from service.adapters.store.keys import GameKeys, drain_prefix, ready_key, runners_key
+from service.adapters.store.drain_shards import DEFAULT_DRAIN_SHARDS, DrainShards
+from service.adapters.store.keys import GameKeys
 
 # The key families of a game, by their attribute on GameKeys.
 FAMILIES = ("meta", "events", "inbox", "commands", "secret", "seats", "views", "lease")
@@ -32,9 +33,10 @@ class GameKeysState:
 class KeyInspector:
     """Reads GameKeysState from a Redis (keys under `prefix`), one round trip a game."""
 
-    def __init__(self, redis: Redis, prefix: str) -> None:
+    def __init__(self, redis: Redis, prefix: str, drain_shards: int = DEFAULT_DRAIN_SHARDS) -> None:
         self.redis = redis
         self.prefix = prefix
+        self.drain = DrainShards(prefix, is_cluster(redis), drain_shards)
 
     async def deadlines_of(self, game_id: str) -> list[str]:
         """The game's members in the deadlines set (a scan of the set)."""
@@ -50,9 +52,9 @@ class KeyInspector:
             pipe.get(keys.quarantine)
             pipe.hkeys(keys.seats)
             pipe.hkeys(keys.meta)
-            drain = drain_prefix(self.prefix, is_cluster(self.redis))
-            pipe.zscore(ready_key(drain), game_id)
-            pipe.zrangebyscore(runners_key(drain), "-inf", "+inf", withscores=True)
+            index = self.drain.of(game_id)  # its drain shard's on a cluster, if it has one
+            pipe.zscore(index.ready, game_id)
+            pipe.zrangebyscore(index.runners, "-inf", "+inf", withscores=True)
             now, *found = await pipe.execute()
         exists, (reason, seats, meta_fields, ready, runners) = found[:8], found[8:]
         now_ms = int(now[0]) * 1000 + int(now[1]) // 1000

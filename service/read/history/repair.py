@@ -19,7 +19,8 @@ from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
 
 from service.adapters.redis_clients import is_cluster
-from service.adapters.store.keys import GameKeys, drain_prefix, pending_key, ready_key
+from service.adapters.store.drain_shards import DEFAULT_DRAIN_SHARDS, DrainShards
+from service.adapters.store.keys import GameKeys
 from service.adapters.store.ports import GameMissing, HistoryStore
 from service.adapters.store.scripts import script_source
 from service.core.pipeline.chain import first_broken_link
@@ -43,22 +44,29 @@ class GameMaintenance:
     """Repair and quarantine of games on one Redis (keys under `prefix`)."""
 
     def __init__(
-        self, redis: Redis, prefix: str, store: HistoryStore, writer: ProjectionWriter
+        self,
+        redis: Redis,
+        prefix: str,
+        store: HistoryStore,
+        writer: ProjectionWriter,
+        drain_shards: int = DEFAULT_DRAIN_SHARDS,
     ) -> None:
         self.redis = redis
         self.prefix = prefix
         self.store = store
         self.writer = writer
-        self.inspector = KeyInspector(redis, prefix)
+        self.drain = DrainShards(prefix, is_cluster(redis), drain_shards)
+        self.inspector = KeyInspector(redis, prefix, drain_shards)
         script: Any = redis.register_script(script_source("quarantine"))
         self._quarantine: AsyncScript = script
 
     def _script_keys(self, game_id: str) -> list[str]:
         keys = GameKeys(self.prefix, game_id)
         pairs = [name for key in keys.quarantined() for name in (key, keys.set_aside(key))]
-        if is_cluster(self.redis):  # the game's slot only: release marks it afterwards
+        index = self.drain.of(game_id)
+        if not index.atomic:  # the game's slot only: release marks it afterwards
             return [keys.quarantine, keys.quarantine, keys.quarantine, *pairs]
-        return [keys.quarantine, ready_key(self.prefix), pending_key(self.prefix), *pairs]
+        return [keys.quarantine, index.ready, index.pending, *pairs]
 
     async def quarantine(self, game_id: str, reason: str) -> bool:
         """Take the game out of service; False when it already is."""
@@ -70,7 +78,7 @@ class GameMaintenance:
     async def release(self, game_id: str) -> bool:
         """Put a quarantined game back in service; False when it was not quarantined."""
         done = await self._quarantine(keys=self._script_keys(game_id), args=["release", game_id])
-        if done and is_cluster(self.redis):
+        if done and not self.drain.of(game_id).atomic:
             await self._mark_waiting(game_id)
         return bool(done)
 
@@ -122,8 +130,8 @@ class GameMaintenance:
     async def _mark_waiting(self, game_id: str) -> None:
         # Ready: a live runner takes it at once; pending: the sweeper starts one otherwise.
         seconds, micros = await self.redis.time()
-        drain = drain_prefix(self.prefix, is_cluster(self.redis))
+        index = self.drain.of(game_id)
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(ready_key(drain), {game_id: seconds * 1_000_000 + micros}, nx=True)
-            pipe.zadd(pending_key(drain), {game_id: seconds * 1000 + micros // 1000})
+            pipe.zadd(index.ready, {game_id: seconds * 1_000_000 + micros}, nx=True)
+            pipe.zadd(index.pending, {game_id: seconds * 1000 + micros // 1000})
             await pipe.execute()

@@ -240,3 +240,23 @@ async def test_a_tampered_archive_record_reads_as_damaged(
     _, reads = wired(harness, archive)
     with pytest.raises(GameDamaged, match="unreadable"):
         await reads.head(game_id)
+
+
+async def test_verify_with_no_game_named_covers_archived_games_too(
+    fake_redis: fakeredis.aioredis.FakeRedis,
+    make_archive: Callable[[], ArchiveStore],
+    race: RaceGame,
+) -> None:
+    harness = make_harness(fake_redis, rate_per_seat=0)
+    archiver, reads = wired(harness, make_archive())
+    archived = await played(harness, "race", 11)
+    assert (await archiver.run()).archived == [archived]
+    in_redis = await played(harness, "race", 12)
+    history = bootstrap.history(harness.skald.store.redis, harness.skald.settings, reads)
+
+    every = await history.every_game_id()
+
+    assert await history.game_ids() == [in_redis]  # Redis alone, as rebuild-projections uses
+    assert every == sorted([archived, in_redis])
+    reports = await history.verify_all(every)
+    assert [report.ok for report in reports] == [True, True]

@@ -10,6 +10,8 @@
 -- KEYS: meta, events, commands, lease, views, inbox, ready
 --   On a Redis Cluster without ready (the game's slot only): the channel is a sharded one
 --   (SPUBLISH), and a game to put back is returned as such for the caller to mark ready.
+--   On a Redis Cluster with its drain shard's ready and pending (8 keys, one slot): the game
+--   is put back here as on one Redis, and the channel is a sharded one.
 -- ARGV: lease_token, expected_version, cursor, head_hash, finished (1/0), lease_ttl_ms,
 --       n_events, n_decided, release (1/0), game_id, channel ('' for none),
 --       then per event: data, hash, command_id ('' for none),
@@ -75,7 +77,7 @@ if ARGV[5] == '1' then
 end
 if ARGV[11] ~= '' and (n_events > 0 or n_decided > 0) then
     local message = tostring(version)
-    local sharded = #KEYS == 6
+    local sharded = #KEYS ~= 7
     local listeners
     if sharded then
         listeners = redis.call('PUBSUB', 'SHARDNUMSUB', ARGV[11])[2]

@@ -5,8 +5,9 @@
 -- the sweeper's pending index, in the same step: the sweeper never sees a command unmarked.
 -- Command ids are per seat: the commands hash is keyed by `<seat>:<id>` (command_keys.py).
 -- KEYS: meta, commands, inbox, rate (this seat's counter), ready, runners, pending
---   On a Redis Cluster only the first four (the game's slot): the caller then marks the game
---   pending and ready (wake.lua); the sweeper's scan for stranded inboxes closes the gap.
+--   On a Redis Cluster, for a game in no drain shard (drain_shards.py), only the first four
+--   (the game's slot): the caller then marks the game pending and ready (wake.lua); the
+--   sweeper's scan for stranded inboxes closes the gap.
 -- ARGV: command key, seat, request_id, body, runner_job_id, rate_limit, rate_window_ms,
 --       game_id, max_runners, runner_ttl_ms, command_id, check_bare (1/0)
 -- Returns {'nogame'} | {'duplicate', stored} | {'bare', stored} | {'throttled', retry_ms}
