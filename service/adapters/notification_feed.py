@@ -51,6 +51,29 @@ end
 return added
 """
 
+# `_APPEND`, and each notification added is first queued for webhook delivery on the inbox
+# stream (entry fields as `WebhookStore.queue_into` writes them), in the same atomic step: one
+# Redis only (the inbox and the feed lie in different cluster slots). KEYS: feed, ids, inbox;
+# ARGV: max length, channel, player, then id, kind, body triples.
+_APPEND_QUEUED = """
+local added = 0
+local last = nil
+local maxlen = tonumber(ARGV[1])
+for i = 4, #ARGV, 3 do
+    if not redis.call('ZSCORE', KEYS[2], ARGV[i]) then
+        redis.call('XADD', KEYS[3], '*', 'p', ARGV[3], 'k', ARGV[i + 1], 'n', ARGV[i + 2])
+        last = redis.call('XADD', KEYS[1], 'MAXLEN', maxlen, '*', 'n', ARGV[i + 2])
+        redis.call('ZADD', KEYS[2], tonumber(string.match(last, '^(%d+)')), ARGV[i])
+        added = added + 1
+    end
+end
+if added > 0 then
+    redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(2 * maxlen) - 1)
+    redis.call('PUBLISH', ARGV[2], added)
+end
+return added
+"""
+
 # Forget a game's mark unless it was marked again meanwhile. KEYS: marked; ARGV: game, score.
 _SETTLE = """
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
@@ -92,6 +115,7 @@ class NotificationFeed:
         self.prefix = prefix
         self.retention = retention
         self._append = redis.register_script(_APPEND)
+        self._append_queued = redis.register_script(_APPEND_QUEUED)
 
     def _feed(self, player_id: str) -> str:
         return player_tag(self.prefix, player_id) + "feed"
@@ -139,6 +163,26 @@ class NotificationFeed:
                 )
             done = await pipe.execute() if first or by_player else []
         return sum(int(n) for n in done[first:])
+
+    async def append_queued(self, by_player: dict[str, list[Notification]], inbox: str) -> int:
+        """`append_many` on one Redis (not a cluster), where each notification a feed lacks is
+        also queued on the webhook `inbox` stream, before its feed append and in the same
+        script: one round trip for every player, and no separate look at which ids the feeds
+        lack. How many were added."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for player_id, theirs in by_player.items():
+                if not theirs:
+                    continue
+                args: list[Any] = [self.retention, feed_channel(self.prefix, player_id), player_id]
+                for notification in theirs:
+                    args += [notification.id, notification.kind, encode_notification(notification)]
+                await self._append_queued(
+                    keys=[self._feed(player_id), self._ids(player_id), inbox],
+                    args=args,
+                    client=pipe,
+                )
+            done = await pipe.execute()
+        return sum(int(n) for n in done)
 
     async def page(self, player_id: str, after: str, limit: int) -> list[FeedEntry]:
         """Up to `limit` notifications after the cursor `after` ("0" for the oldest)."""

@@ -28,6 +28,7 @@ from service.adapters.notification_feed import (
     Reminders,
     encode_notification,
 )
+from service.adapters.redis_clients import is_cluster
 from service.adapters.store.players import PLAYER_SEAT_PREFIX
 from service.adapters.store.ports import EventLog
 from service.adapters.store.side import Seats
@@ -155,15 +156,14 @@ class NotificationProjector:
             if player is not None:
                 by_player[player].append(notification)
         if by_player and await self._webhooks_on():
-            new = await self._unfed(by_player)
             webhooks = self.webhooks
             assert webhooks is not None
-            if webhooks.redis is not self.feed.redis:  # not one connection: queue them first
-                await webhooks.enqueue_many(new)
-                return await self.feed.append_many(by_player)
-            return await self.feed.append_many(
-                by_player, before=lambda pipe: webhooks.queue_into(pipe, new)
-            )
+            if webhooks.redis is self.feed.redis and not is_cluster(webhooks.redis):
+                # One Redis: each feed's script queues what it adds, ahead of adding it.
+                return await self.feed.append_queued(by_player, webhooks.inbox)
+            # The inbox and the feeds on separate slots: queue those the feeds lack first.
+            await webhooks.enqueue_many(await self._unfed(by_player))
+            return await self.feed.append_many(by_player)
         return await self.feed.append_many(by_player)
 
     async def _webhooks_on(self) -> bool:
@@ -180,8 +180,8 @@ class NotificationProjector:
         self, by_player: dict[str, list[Notification]]
     ) -> list[tuple[str, str, bytes]]:
         """(player, kind, JSON) of those not in the feeds yet, to queue for delivery before
-        they are added to them (in the appends' round trip, ahead of them): a crash in
-        between delivers them twice (same ids), never not at all."""
+        they are added to them: a crash in between delivers them twice (same ids), never not
+        at all."""
         lacking = await self.feed.missing_many(
             {player: [n.id for n in theirs] for player, theirs in by_player.items()}
         )
