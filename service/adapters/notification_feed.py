@@ -311,6 +311,13 @@ class Reminders:
             found.append(Reminder(game_id, int(seat), int(since), kind, int(deadline), int(score)))
         return found
 
+    async def scheduled(self, reminders: list[Reminder]) -> list[bool]:
+        """For each reminder, whether it waits here still (not yet sent nor dropped)."""
+        if not reminders:
+            return []
+        scores: Any = await self.redis.zmscore(self.key, [r.member for r in reminders])
+        return [score is not None for score in scores]
+
     async def remove(self, reminder: Reminder) -> None:
         """Forget a reminder sent (or no longer due)."""
         await self.redis.zrem(self.key, reminder.member)

@@ -65,6 +65,7 @@ def new_game_id() -> str:
 # A wait shorter than this is no wait: it could only end before anything can be decided.
 MIN_WAIT_S = 0.001
 
+
 class CommandSide:
     """What changes a game: creating it, seating players, queueing their commands."""
 
