@@ -11,6 +11,7 @@ from redis.asyncio import Redis
 
 from service import bootstrap
 from service.core.notifying.rebuild import FeedsRebuilt
+from service.shared.settings import load_plugins
 
 from .archive import console
 from .worker_command import resolve_settings
@@ -42,6 +43,7 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Rebuild the feeds and print what was done."""
     settings = resolve_settings()
+    load_plugins(settings)  # the games' rules fold their events
 
     async def go() -> FeedsRebuilt:
         redis = Redis.from_url(settings.redis_url)
