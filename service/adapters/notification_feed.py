@@ -28,6 +28,7 @@ from redis.asyncio import Redis
 
 from contracts.notifications import FeedEntry, Notification
 from service.adapters.redis_clients import is_cluster
+from service.adapters.script_pipeline import run_steps, script_step
 from service.adapters.store.deadlines import deadlines_key
 from service.adapters.store.keys import GameKeys
 
@@ -169,20 +170,16 @@ class NotificationFeed:
         also queued on the webhook `inbox` stream, before its feed append and in the same
         script: one round trip for every player, and no separate look at which ids the feeds
         lack. How many were added."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for player_id, theirs in by_player.items():
-                if not theirs:
-                    continue
-                args: list[Any] = [self.retention, feed_channel(self.prefix, player_id), player_id]
-                for notification in theirs:
-                    args += [notification.id, notification.kind, encode_notification(notification)]
-                await self._append_queued(
-                    keys=[self._feed(player_id), self._ids(player_id), inbox],
-                    args=args,
-                    client=pipe,
-                )
-            done = await pipe.execute()
-        return sum(int(n) for n in done)
+        steps = []
+        for player_id, theirs in by_player.items():
+            if not theirs:
+                continue
+            args: list[Any] = [self.retention, feed_channel(self.prefix, player_id), player_id]
+            for notification in theirs:
+                args += [notification.id, notification.kind, encode_notification(notification)]
+            keys = [self._feed(player_id), self._ids(player_id), inbox]
+            steps.append(script_step(self._append_queued, keys, args))
+        return sum(int(n) for n in await run_steps(self.redis, steps))
 
     async def page(self, player_id: str, after: str, limit: int) -> list[FeedEntry]:
         """Up to `limit` notifications after the cursor `after` ("0" for the oldest)."""
