@@ -1,6 +1,6 @@
 """Notification and webhook figures, over real HTTP against `skald serve` on the real Redis.
 
-    .venv/bin/python -m tests.bench.bench_notifications [--quick]
+    .venv/bin/python -m tests.bench.bench_notifications [--quick] [--own-redis]
 
 Players' race games (two players each, whose tokens open their seats) are flooded with the
 same seeded commands twice, each time on a fresh `skald serve` (API, workers with their
@@ -12,7 +12,14 @@ notification projector, the webhook dispatcher):
 - `webhooks_vs_none`: their ratio (target: at least 0.9);
 - `notifications_delivered_per_s`: distinct notifications the receiver accepted after the
   flood started, over the time from its start until the last one arrived (every notification
-  in the players' feeds must arrive: `notifications_lost` counts those that did not).
+  in the players' feeds must arrive: `notifications_lost` counts those that did not);
+- `notifications_per_delivery`: how many a delivery carried (a player's pending ones collapse);
+- `skald_cpu_ms_per_command_*`, `redis_cpu_ms_per_command_*`, `cpu_none_vs_hooks`: the CPU
+  each command cost without and with the endpoint, from the flood's start until its work was
+  done, in Skald's processes and in Redis (Redis's is Skald's own only with `--own-redis`, a
+  redis-server of the run's own). CPU time barely depends on how busy a shared machine is, so
+  `cpu_none_vs_hooks` is the steadier figure: what `webhooks_vs_none` tends to when Skald and
+  its Redis alone saturate the cores.
 
 The two kinds of run alternate (without, with, with, without) and the figures are means, so
 the drift of a shared machine weighs on both alike.
@@ -157,8 +164,8 @@ def redis_cpu_s(redis_url: str) -> float:
 
 @dataclass
 class FloodCpu:
-    """CPU seconds used during one timed flood: Skald's processes (the API, the workers and
-    the dispatcher), and the Redis server."""
+    """CPU seconds used by one timed flood's work: Skald's processes (the API, the workers
+    and the dispatcher), and the Redis server."""
 
     commands: int = 0
     skald_s: float = 0.0
@@ -172,6 +179,17 @@ class FloodCpu:
         self.skald_s = tree_cpu_s(serve_pid) - self._start[0]
         self.redis_s = redis_cpu_s(redis_url) - self._start[1]
         self.commands = commands
+
+
+async def projected(redis_url: str, prefix: str, limit_s: float = 60) -> None:
+    """Wait until the projector has turned every game marked into notifications."""
+    redis = Redis.from_url(redis_url)
+    try:
+        deadline = time.monotonic() + limit_s
+        while await redis.zcard(f"{prefix}notify:marked") and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+    finally:
+        await redis.aclose()
 
 
 def per_command_ms(runs: list[FloodCpu], attribute: str) -> float:
@@ -251,10 +269,11 @@ async def notification_figures(redis_url: str, load: NotifyLoad) -> dict[str, fl
                         load,
                         seed=5,
                         on_start=partial(used.start, pid, redis_url),
-                        on_stop=partial(used.stop, pid, redis_url, commands),
                     )
                 )[0]
                 without.append(rate)
+                await projected(redis_url, skald.settings.key_prefix)
+                used.stop(pid, redis_url, commands)
         else:
             rate, made = await _with_webhooks(redis_url, load, used)
             with_hooks.append(rate)
@@ -280,9 +299,10 @@ async def notification_figures(redis_url: str, load: NotifyLoad) -> dict[str, fl
         # How many notifications one delivery carried (a player's pending ones collapse).
         "notifications_per_delivery": sum(d[3] for d in delivered)
         / max(1, sum(d[6] for d in delivered)),
-        # CPU per command during the timed floods: Skald's processes, and the Redis server
-        # (Skald's own only with --own-redis); their ratio is what the throughput ratio tends
-        # to when Skald and its Redis alone saturate the machine.
+        # CPU per command from the timed flood's start until its work was done (every game
+        # projected; with webhooks, every notification delivered): Skald's processes, and
+        # the Redis server (Skald's own only with --own-redis). Their ratio is what the
+        # throughput ratio tends to when Skald and its Redis alone saturate the machine.
         "skald_cpu_ms_per_command_none": per_command_ms(cpu["none"], "skald_s"),
         "skald_cpu_ms_per_command_hooks": per_command_ms(cpu["hooks"], "skald_s"),
         "redis_cpu_ms_per_command_none": per_command_ms(cpu["none"], "redis_s"),
@@ -323,9 +343,7 @@ async def _with_webhooks(
                 count_at_start()
                 used.start(pid, redis_url)
 
-            rate, started = await flood_players(
-                skald.url, load, 5, begin, lambda: used.stop(pid, redis_url, commands)
-            )
+            rate, started = await flood_players(skald.url, load, 5, begin)
             flood_s = time.monotonic() - started
             receiver_share = (receiver.cpu_s() - cpu_at_start[0]) / flood_s
             # Every notification in the players' feeds must reach the receiver.
@@ -339,6 +357,7 @@ async def _with_webhooks(
                     made = await feed_total(redis, skald.settings.key_prefix)
             seconds = time.monotonic() - started
             dispatcher_s = cpu_s(dispatcher) - cpu_at_start[1]
+            used.stop(pid, redis_url, commands)
             deliveries = receiver.counts()["deliveries"]
             await redis.aclose()
     finally:
