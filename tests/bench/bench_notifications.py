@@ -16,8 +16,9 @@ notification projector, the webhook dispatcher):
 - `notifications_per_delivery`: how many a delivery carried (a player's pending ones collapse);
 - `skald_cpu_ms_per_command_*`, `redis_cpu_ms_per_command_*`, `cpu_none_vs_hooks`: the CPU
   each command cost without and with the endpoint, from the flood's start until its work was
-  done, in Skald's processes and in Redis (Redis's is Skald's own only with `--own-redis`, a
-  redis-server of the run's own). CPU time barely depends on how busy a shared machine is, so
+  done (less what an idle Skald uses that long), in Skald's processes and in Redis (Redis's
+  is Skald's own only with `--own-redis`, a redis-server of the run's own). CPU time barely
+  depends on how busy a shared machine is, so
   `cpu_none_vs_hooks` is the steadier figure: what `webhooks_vs_none` tends to when Skald and
   its Redis alone saturate the cores.
 
@@ -170,14 +171,27 @@ class FloodCpu:
     commands: int = 0
     skald_s: float = 0.0
     redis_s: float = 0.0
-    _start: tuple[float, float] = (0.0, 0.0)
+    _start: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    _idle: tuple[float, float] = (0.0, 0.0)  # CPU s per s of an idle Skald, of its Redis
+
+    async def idle(self, serve_pid: int, redis_url: str, seconds: float = 1.0) -> None:
+        """Measure the CPU an idle Skald and Redis use (polling, timers), to deduct it."""
+        before = (tree_cpu_s(serve_pid), redis_cpu_s(redis_url), time.monotonic())
+        await asyncio.sleep(seconds)
+        elapsed = time.monotonic() - before[2]
+        self._idle = (
+            (tree_cpu_s(serve_pid) - before[0]) / elapsed,
+            (redis_cpu_s(redis_url) - before[1]) / elapsed,
+        )
 
     def start(self, serve_pid: int, redis_url: str) -> None:
-        self._start = (tree_cpu_s(serve_pid), redis_cpu_s(redis_url))
+        self._start = (tree_cpu_s(serve_pid), redis_cpu_s(redis_url), time.monotonic())
 
     def stop(self, serve_pid: int, redis_url: str, commands: int) -> None:
-        self.skald_s = tree_cpu_s(serve_pid) - self._start[0]
-        self.redis_s = redis_cpu_s(redis_url) - self._start[1]
+        """The CPU used since `start`, less what idling that long uses."""
+        elapsed = time.monotonic() - self._start[2]
+        self.skald_s = tree_cpu_s(serve_pid) - self._start[0] - self._idle[0] * elapsed
+        self.redis_s = redis_cpu_s(redis_url) - self._start[1] - self._idle[1] * elapsed
         self.commands = commands
 
 
@@ -263,6 +277,7 @@ async def notification_figures(redis_url: str, load: NotifyLoad) -> dict[str, fl
         if round_ == "none":
             with live_skald(redis_url, load.workers, 64) as skald:
                 pid = skald.pid
+                await used.idle(pid, redis_url)
                 rate = (
                     await flood_players(
                         skald.url,
@@ -300,9 +315,10 @@ async def notification_figures(redis_url: str, load: NotifyLoad) -> dict[str, fl
         "notifications_per_delivery": sum(d[3] for d in delivered)
         / max(1, sum(d[6] for d in delivered)),
         # CPU per command from the timed flood's start until its work was done (every game
-        # projected; with webhooks, every notification delivered): Skald's processes, and
-        # the Redis server (Skald's own only with --own-redis). Their ratio is what the
-        # throughput ratio tends to when Skald and its Redis alone saturate the machine.
+        # projected; with webhooks, every notification delivered), less what an idle Skald
+        # uses that long: Skald's processes, and the Redis server (Skald's own only with
+        # --own-redis). Their ratio is what the throughput ratio tends to when Skald and its
+        # Redis alone saturate the machine.
         "skald_cpu_ms_per_command_none": per_command_ms(cpu["none"], "skald_s"),
         "skald_cpu_ms_per_command_hooks": per_command_ms(cpu["hooks"], "skald_s"),
         "redis_cpu_ms_per_command_none": per_command_ms(cpu["none"], "redis_s"),
@@ -326,6 +342,7 @@ async def _with_webhooks(
             endpoint = Endpoint("ep_bench", receiver.url, [], secret, int(time.time() * 1000))
             await store.add_endpoint(endpoint)
             await asyncio.sleep(1.5)  # the projector sees the endpoint (checked once a second)
+            await used.idle(skald.pid, redis_url)
             at_start: list[int] = []
 
             dispatcher = dispatcher_pid(skald.pid)
