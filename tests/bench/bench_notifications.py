@@ -18,9 +18,8 @@ notification projector, the webhook dispatcher):
   each command cost without and with the endpoint, from the flood's start until its work was
   done (less what an idle Skald uses that long), in Skald's processes and in Redis (Redis's
   is Skald's own only with `--own-redis`, a redis-server of the run's own). CPU time barely
-  depends on how busy a shared machine is, so
-  `cpu_none_vs_hooks` is the steadier figure: what `webhooks_vs_none` tends to when Skald and
-  its Redis alone saturate the cores.
+  depends on how busy a shared machine is, so `cpu_none_vs_hooks` is the steadier figure:
+  what `webhooks_vs_none` tends to when Skald and its Redis alone saturate the cores.
 
 The two kinds of run alternate (without, with, with, without) and the figures are means, so
 the drift of a shared machine weighs on both alike.
