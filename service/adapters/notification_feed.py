@@ -338,6 +338,11 @@ class GameFacts:
         found: Any = await self.redis.get(GameKeys(self.prefix, game_id).base + "rematch")
         return found.decode() if found else None
 
+    async def in_redis(self, game_id: str) -> bool:
+        """Whether the game is in Redis still (not archived, nor never created)."""
+        found: Any = await self.redis.exists(GameKeys(self.prefix, game_id).meta)
+        return bool(found)
+
     async def deadline_pending(self, game_id: str, seat: int, since: int) -> bool:
         """Whether the seat's deadline set at `since` is still waited on."""
         score = await self.redis.zscore(deadlines_key(self.prefix), f"{game_id}|{seat}|{since}")

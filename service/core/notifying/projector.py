@@ -250,6 +250,8 @@ class NotificationProjector:
         notified = await self.cursors.get(game_id)
         head = await self.store.head(game_id)
         players = await self.players(game_id)
+        if head is not None and head.finished and not await self.facts.in_redis(game_id):
+            notified = head.version  # archived (its cursor went with it): projected for good
         if head is None or not players or notified == 0:
             return 0
         session = await self.session_at(game_id, 0)

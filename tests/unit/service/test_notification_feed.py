@@ -5,8 +5,10 @@ the events to the same feed."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import fakeredis
+import msgspec
 import pytest
 
 from contracts.notifications import Notification
@@ -114,6 +116,22 @@ async def test_projecting_again_adds_nothing_and_a_rebuild_gives_the_same_feed(
         await projector.feed.clear(player)
     written = await projector.rebuild([game_id])
     assert written == sum(len(v) for v in before.values())
+    assert {p: await feed(harness, p) for p in (ada, bo)} == before
+
+
+async def test_the_cli_rebuild_derives_archived_games_too(harness: Harness, tmp_path: Path) -> None:
+    projector = projector_of(harness)
+    game_id, ada, bo = await two_player_game(harness)
+    await play_out(harness, game_id, projector)
+    before = {p: await feed(harness, p) for p in (ada, bo)}
+    redis = harness.skald.redis
+    settings = msgspec.structs.replace(harness.skald.settings, data_dir=str(tmp_path))
+    archived = await bootstrap.archiver(redis, settings).run([game_id], force=True)
+    assert archived.archived == [game_id]
+    for player in (ada, bo):
+        await projector.feed.clear(player)
+    done = await bootstrap.rebuild_notifications(redis, settings, [game_id])
+    assert (done.games, done.players) == (1, 2)
     assert {p: await feed(harness, p) for p in (ada, bo)} == before
 
 
