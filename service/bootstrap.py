@@ -45,6 +45,7 @@ from service.adapters.webhooks import WebhookStore
 from service.core.archiving import Archiver
 from service.core.notifying.dispatch import Dispatcher
 from service.core.notifying.projector import NotificationProjector
+from service.core.notifying.rebuild import FeedsRebuilt, rebuild_feeds
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
@@ -346,6 +347,30 @@ def notification_projector(
         cache=SessionCache(NOTIFY_SESSIONS_CACHED),
         webhooks=WebhookStore(redis, prefix),
     )
+
+
+async def rebuild_notifications(
+    redis: Redis, settings: Settings, game_ids: list[str] | None = None
+) -> FeedsRebuilt:
+    """Rebuild from events the notification feeds of the players of `game_ids` (of every
+    game in Redis or archived when None), games in the archive read from it; nothing is
+    queued for webhook delivery again."""
+    events = archived_reads(store(redis, settings), settings)
+    prefix = settings.key_prefix
+    projector = NotificationProjector(
+        store=events,
+        seats=events,
+        feed=notification_feed(redis, settings),
+        cursors=NotifiedCursors(redis, prefix),
+        marks=NotifyMarks(redis, prefix),
+        reminders=Reminders(redis, prefix),
+        facts=GameFacts(redis, prefix),
+        cache=SessionCache(NOTIFY_SESSIONS_CACHED),
+    )
+    if game_ids is None:
+        hot = await stored_game_ids(redis, prefix)
+        game_ids = sorted(set(hot) | set(await events.archive.game_ids()))
+    return await rebuild_feeds(projector, Players(redis, prefix), game_ids)
 
 
 def webhook_store(redis: Redis, settings: Settings) -> WebhookStore:

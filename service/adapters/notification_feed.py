@@ -28,6 +28,7 @@ from redis.asyncio import Redis
 
 from contracts.notifications import FeedEntry, Notification
 from service.adapters.redis_clients import is_cluster
+from service.adapters.script_pipeline import run_steps, script_step
 from service.adapters.store.deadlines import deadlines_key
 from service.adapters.store.keys import GameKeys
 
@@ -40,6 +41,29 @@ local maxlen = tonumber(ARGV[1])
 for i = 3, #ARGV, 2 do
     if not redis.call('ZSCORE', KEYS[2], ARGV[i]) then
         last = redis.call('XADD', KEYS[1], 'MAXLEN', maxlen, '*', 'n', ARGV[i + 1])
+        redis.call('ZADD', KEYS[2], tonumber(string.match(last, '^(%d+)')), ARGV[i])
+        added = added + 1
+    end
+end
+if added > 0 then
+    redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(2 * maxlen) - 1)
+    redis.call('PUBLISH', ARGV[2], added)
+end
+return added
+"""
+
+# `_APPEND`, and each notification added is first queued for webhook delivery on the inbox
+# stream (entry fields as `WebhookStore.queue_into` writes them), in the same atomic step: one
+# Redis only (the inbox and the feed lie in different cluster slots). KEYS: feed, ids, inbox;
+# ARGV: max length, channel, player, then id, kind, body triples.
+_APPEND_QUEUED = """
+local added = 0
+local last = nil
+local maxlen = tonumber(ARGV[1])
+for i = 4, #ARGV, 3 do
+    if not redis.call('ZSCORE', KEYS[2], ARGV[i]) then
+        redis.call('XADD', KEYS[3], '*', 'p', ARGV[3], 'k', ARGV[i + 1], 'n', ARGV[i + 2])
+        last = redis.call('XADD', KEYS[1], 'MAXLEN', maxlen, '*', 'n', ARGV[i + 2])
         redis.call('ZADD', KEYS[2], tonumber(string.match(last, '^(%d+)')), ARGV[i])
         added = added + 1
     end
@@ -92,6 +116,7 @@ class NotificationFeed:
         self.prefix = prefix
         self.retention = retention
         self._append = redis.register_script(_APPEND)
+        self._append_queued = redis.register_script(_APPEND_QUEUED)
 
     def _feed(self, player_id: str) -> str:
         return player_tag(self.prefix, player_id) + "feed"
@@ -139,6 +164,22 @@ class NotificationFeed:
                 )
             done = await pipe.execute() if first or by_player else []
         return sum(int(n) for n in done[first:])
+
+    async def append_queued(self, by_player: dict[str, list[Notification]], inbox: str) -> int:
+        """`append_many` on one Redis (not a cluster), where each notification a feed lacks is
+        also queued on the webhook `inbox` stream, before its feed append and in the same
+        script: one round trip for every player, and no separate look at which ids the feeds
+        lack. How many were added."""
+        steps = []
+        for player_id, theirs in by_player.items():
+            if not theirs:
+                continue
+            args: list[Any] = [self.retention, feed_channel(self.prefix, player_id), player_id]
+            for notification in theirs:
+                args += [notification.id, notification.kind, encode_notification(notification)]
+            keys = [self._feed(player_id), self._ids(player_id), inbox]
+            steps.append(script_step(self._append_queued, keys, args))
+        return sum(int(n) for n in await run_steps(self.redis, steps))
 
     async def page(self, player_id: str, after: str, limit: int) -> list[FeedEntry]:
         """Up to `limit` notifications after the cursor `after` ("0" for the oldest)."""
@@ -267,6 +308,13 @@ class Reminders:
             found.append(Reminder(game_id, int(seat), int(since), kind, int(deadline), int(score)))
         return found
 
+    async def scheduled(self, reminders: list[Reminder]) -> list[bool]:
+        """For each reminder, whether it waits here still (not yet sent nor dropped)."""
+        if not reminders:
+            return []
+        scores: Any = await self.redis.zmscore(self.key, [r.member for r in reminders])
+        return [score is not None for score in scores]
+
     async def remove(self, reminder: Reminder) -> None:
         """Forget a reminder sent (or no longer due)."""
         await self.redis.zrem(self.key, reminder.member)
@@ -289,6 +337,11 @@ class GameFacts:
         """The id of the game's rematch; None when none was created (yet)."""
         found: Any = await self.redis.get(GameKeys(self.prefix, game_id).base + "rematch")
         return found.decode() if found else None
+
+    async def in_redis(self, game_id: str) -> bool:
+        """Whether the game is in Redis still (not archived, nor never created)."""
+        found: Any = await self.redis.exists(GameKeys(self.prefix, game_id).meta)
+        return bool(found)
 
     async def deadline_pending(self, game_id: str, seat: int, since: int) -> bool:
         """Whether the seat's deadline set at `since` is still waited on."""

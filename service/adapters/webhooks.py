@@ -24,6 +24,7 @@ import msgspec
 from redis.asyncio import Redis
 
 from contracts.webhooks import DeadLetter, Endpoint
+from service.adapters.script_pipeline import Step, command_step, run_steps, script_step
 
 GROUP = "dispatch"
 
@@ -199,14 +200,17 @@ class WebhookStore:
                 raise
 
     async def read_inbox(
-        self, consumer: str, count: int, block_ms: int, reclaim_idle_ms: int
+        self, consumer: str, count: int, block_ms: int, reclaim_idle_ms: int, reclaim: bool = True
     ) -> list[tuple[str, str, str, bytes]]:
-        """(entry id, player, kind, JSON) of inbox entries for this consumer: first those a
-        dead dispatcher left unacknowledged for `reclaim_idle_ms`, then new ones."""
-        reclaimed: Any = await self.redis.xautoclaim(
-            self.inbox, GROUP, consumer, reclaim_idle_ms, "0-0", count=count
-        )
-        entries = list(reclaimed[1])
+        """(entry id, player, kind, JSON) of inbox entries for this consumer: first (with
+        `reclaim`) those a dead dispatcher left unacknowledged for `reclaim_idle_ms`, then
+        new ones."""
+        entries: list[Any] = []
+        if reclaim:
+            reclaimed: Any = await self.redis.xautoclaim(
+                self.inbox, GROUP, consumer, reclaim_idle_ms, "0-0", count=count
+            )
+            entries = list(reclaimed[1])
         if not entries:
             read: Any = await self.redis.xreadgroup(
                 GROUP, consumer, {self.inbox: ">"}, count=count, block=block_ms or None
@@ -291,40 +295,41 @@ class WebhookStore:
 
     async def freeze_many(self, frozen: list[tuple[str, str, int, Delivery | None]]) -> list[bool]:
         """`freeze` for several (endpoint, player, taken, delivery), in one round trip."""
-        if not frozen:
-            return []
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for endpoint_id, player_id, taken, delivery in frozen:
-                keys, args = self._freeze_call(endpoint_id, player_id, taken, delivery)
-                await self._freeze(keys=keys, args=args, client=pipe)
-            done = await pipe.execute()
-        return [bool(d) for d in done]
+        steps = [
+            script_step(self._freeze, *self._freeze_call(endpoint_id, player_id, taken, delivery))
+            for endpoint_id, player_id, taken, delivery in frozen
+        ]
+        return [bool(d) for d in await run_steps(self.redis, steps)]
 
     async def settle_pass(self, outcomes: list[PairOutcome]) -> None:
         """Record the outcomes of a pass's pairs in one round trip (in order)."""
-        if not outcomes:
-            return
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for outcome in outcomes:
-                e, p = outcome.endpoint_id, outcome.player_id
-                if outcome.drop:
-                    pipe.delete(self.queue_key(e, p), self.delivery_key(e, p))
-                if outcome.retry_attempts:
-                    pipe.hset(self.delivery_key(e, p), "attempts", outcome.retry_attempts)
-                    pipe.zadd(self.ready, {f"{e}|{p}": outcome.at_ms})
-                    continue
-                dead = outcome.dead
-                await self._finish(
-                    keys=[self.delivery_key(e, p), self.queue_key(e, p), self.ready, self.dead],
-                    args=[
+        steps: list[Step] = []
+        for outcome in outcomes:
+            e, p = outcome.endpoint_id, outcome.player_id
+            if outcome.drop:
+                steps.append(command_step("DEL", self.queue_key(e, p), self.delivery_key(e, p)))
+            if outcome.retry_attempts:
+                steps.append(
+                    command_step(
+                        "HSET", self.delivery_key(e, p), "attempts", outcome.retry_attempts
+                    )
+                )
+                steps.append(command_step("ZADD", self.ready, outcome.at_ms, f"{e}|{p}"))
+                continue
+            dead = outcome.dead
+            steps.append(
+                script_step(
+                    self._finish,
+                    [self.delivery_key(e, p), self.queue_key(e, p), self.ready, self.dead],
+                    [
                         f"{e}|{p}",
                         outcome.at_ms,
                         "" if dead is None else dead.id,
                         b"" if dead is None else _encoder.encode(dead),
                     ],
-                    client=pipe,
                 )
-            await pipe.execute()
+            )
+        await run_steps(self.redis, steps)
 
     async def queued(self, endpoint_id: str, player_id: str, limit: int) -> list[bytes]:
         """The first `limit` notifications queued for the pair."""

@@ -52,6 +52,8 @@ IF_NONE_MATCH = {
     "is among them (`*` matches any).",
     "schema": {"type": "string"},
 }
+
+
 def declare_http(document: dict[str, Any]) -> None:
     """Add the HTTP behaviour of every operation to `document`."""
     for path, item in document["paths"].items():

@@ -8,6 +8,7 @@
     skald audit      everything about one move (by version or command id)
     skald verify     check stored games: chain, events, projections, seed and draws
     skald rebuild-projections   recompute every projection from events
+    skald notifications rebuild  rebuild players' notification feeds from events
     skald repair     rebuild a damaged game's views, turns and indexes from its events
     skald quarantine take a game out of service (or --release it)
     skald archive    move finished games from Redis to the archive (cold storage)
@@ -29,6 +30,7 @@ from service.cli import (
     audit_command,
     bench_command,
     demo_command,
+    notifications_command,
     openapi_command,
     quarantine_command,
     rebuild_command,
@@ -58,6 +60,7 @@ COMMANDS = (
     archive_command,
     bench_command,
     webhooks_command,
+    notifications_command,
 )
 
 

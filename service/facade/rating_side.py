@@ -7,6 +7,8 @@ nothing a game hides.
 
 from __future__ import annotations
 
+import math
+
 import msgspec
 
 from contracts.ratings import (
@@ -56,9 +58,16 @@ class RatingSide:
                 status=400,
             )
         _check_limit(limit)
-        offset = _decode_cursor(cursor, "ratings.bad_cursor")
         key = rating_key(game, variant)
-        player_ids = await self.store.board_page(key, offset, limit + 1)
+        after = _board_cursor(cursor)
+        if isinstance(after, int):  # an offset (the cursors of earlier versions)
+            offset = after
+            ids = await self.store.board_page(key, offset, limit + 1)
+            scores = await self.store.board_scores(key, ids)
+            rows = list(zip(ids, scores, strict=True))
+        else:
+            offset, rows = await self.store.board_after(key, after, limit + 1)
+        player_ids = [player_id for player_id, _ in rows]
         stored = await self.store.standings(key, player_ids[:limit])
         entries: list[LeaderboardEntry] = []
         for place, player_id in enumerate(player_ids[:limit], offset + 1):
@@ -78,7 +87,8 @@ class RatingSide:
                 )
             )
         more = len(player_ids) > limit
-        return Leaderboard(game, variant, entries, str(offset + limit) if more else None)
+        last_id, last_score = rows[limit - 1] if more else ("", 0.0)
+        return Leaderboard(game, variant, entries, f"{last_score!r}:{last_id}" if more else None)
 
     @redis_guarded
     async def ratings(self, player_id: str) -> list[Rating]:
@@ -118,6 +128,24 @@ class RatingSide:
 def _check_limit(limit: int) -> None:
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidInput("ratings.bad_limit", f"limit is 1 to {MAX_PAGE}", status=400)
+
+
+def _board_cursor(cursor: str | None) -> int | tuple[float, str] | None:
+    """A leaderboard cursor: `<score>:<player id>` (the last entry of the page before), or
+    an offset as earlier versions gave; None for the first page."""
+    if cursor is None:
+        return None
+    if cursor.isdigit():
+        return _decode_cursor(cursor, "ratings.bad_cursor")
+    score, _, player_id = cursor.partition(":")
+    try:
+        value = float(score)
+    except ValueError:
+        value = math.nan
+    plausible = 0 < len(player_id) <= 64 and player_id.replace("_", "").isalnum()
+    if not math.isfinite(value) or not plausible:
+        raise InvalidInput("ratings.bad_cursor", "a cursor is one a previous page gave", status=400)
+    return value, player_id
 
 
 def _decode_cursor(cursor: str | None, code: str) -> int:

@@ -1,6 +1,6 @@
 """Notification and webhook figures, over real HTTP against `skald serve` on the real Redis.
 
-    .venv/bin/python -m tests.bench.bench_notifications [--quick]
+    .venv/bin/python -m tests.bench.bench_notifications [--quick] [--own-redis]
 
 Players' race games (two players each, whose tokens open their seats) are flooded with the
 same seeded commands twice, each time on a fresh `skald serve` (API, workers with their
@@ -12,7 +12,14 @@ notification projector, the webhook dispatcher):
 - `webhooks_vs_none`: their ratio (target: at least 0.9);
 - `notifications_delivered_per_s`: distinct notifications the receiver accepted after the
   flood started, over the time from its start until the last one arrived (every notification
-  in the players' feeds must arrive: `notifications_lost` counts those that did not).
+  in the players' feeds must arrive: `notifications_lost` counts those that did not);
+- `notifications_per_delivery`: how many a delivery carried (a player's pending ones collapse);
+- `skald_cpu_ms_per_command_*`, `redis_cpu_ms_per_command_*`, `cpu_none_vs_hooks`: the CPU
+  each command cost without and with the endpoint, from the flood's start until its work was
+  done (less what an idle Skald uses that long), in Skald's processes and in Redis (Redis's
+  is Skald's own only with `--own-redis`, a redis-server of the run's own). CPU time barely
+  depends on how busy a shared machine is, so `cpu_none_vs_hooks` is the steadier figure:
+  what `webhooks_vs_none` tends to when Skald and its Redis alone saturate the cores.
 
 The two kinds of run alternate (without, with, with, without) and the figures are means, so
 the drift of a shared machine weighs on both alike.
@@ -29,15 +36,18 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import aiohttp
 import httpx
+from redis import Redis as SyncRedis
 from redis.asyncio import Redis
 
 from contracts.webhooks import Endpoint
 from service.adapters.webhooks import WebhookStore
 from service.core.notifying.signing import new_secret
+from tests.bench.bench_peer import own_redis
 from tests.bench.live import live_skald
 from tests.bench.load import RACE_CONFIG, Table, flood, new_client, recorded_commands
 
@@ -91,10 +101,14 @@ async def player_tables(http: aiohttp.ClientSession, count: int) -> list[Table]:
 
 
 async def flood_players(
-    url: str, load: NotifyLoad, seed: int, on_start: Callable[[], None] = lambda: None
+    url: str,
+    load: NotifyLoad,
+    seed: int,
+    on_start: Callable[[], None] = lambda: None,
+    on_stop: Callable[[], None] = lambda: None,
 ) -> tuple[float, float]:
     """(commands per second, when the timed flood started) over players' games; `on_start`
-    is called as the timed flood starts."""
+    is called as the timed flood starts, `on_stop` as it ends."""
     async with new_client(url, load.games) as http:
         tables = await player_tables(http, load.games)
         count = WARMUP + load.commands_per_game
@@ -103,6 +117,7 @@ async def flood_players(
         on_start()
         started = time.monotonic()
         seconds = await flood(http, tables, [s[WARMUP:] for s in sequences], echo=False)
+        on_stop()
     return load.games * load.commands_per_game / seconds, started
 
 
@@ -111,6 +126,88 @@ def cpu_s(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_s(root: int) -> float:
+    """CPU seconds used so far by process `root` and every live descendant of it."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue
+        children.setdefault(parent, []).append(int(entry))
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        try:
+            total += cpu_s(pid)
+        except OSError:  # gone meanwhile
+            continue
+        todo += children.get(pid, [])
+    return total
+
+
+def redis_cpu_s(redis_url: str) -> float:
+    """CPU seconds the Redis server used so far (its own, user + system): Skald's alone only
+    on a Redis of the run's own (`--own-redis`)."""
+    client = SyncRedis.from_url(redis_url)
+    try:
+        info: dict[str, Any] = client.info("cpu")
+    finally:
+        client.close()
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
+@dataclass
+class FloodCpu:
+    """CPU seconds used by one timed flood's work: Skald's processes (the API, the workers
+    and the dispatcher), and the Redis server."""
+
+    commands: int = 0
+    skald_s: float = 0.0
+    redis_s: float = 0.0
+    _start: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    _idle: tuple[float, float] = (0.0, 0.0)  # CPU s per s of an idle Skald, of its Redis
+
+    async def idle(self, serve_pid: int, redis_url: str, seconds: float = 1.0) -> None:
+        """Measure the CPU an idle Skald and Redis use (polling, timers), to deduct it."""
+        before = (tree_cpu_s(serve_pid), redis_cpu_s(redis_url), time.monotonic())
+        await asyncio.sleep(seconds)
+        elapsed = time.monotonic() - before[2]
+        self._idle = (
+            (tree_cpu_s(serve_pid) - before[0]) / elapsed,
+            (redis_cpu_s(redis_url) - before[1]) / elapsed,
+        )
+
+    def start(self, serve_pid: int, redis_url: str) -> None:
+        self._start = (tree_cpu_s(serve_pid), redis_cpu_s(redis_url), time.monotonic())
+
+    def stop(self, serve_pid: int, redis_url: str, commands: int) -> None:
+        """The CPU used since `start`, less what idling that long uses."""
+        elapsed = time.monotonic() - self._start[2]
+        self.skald_s = tree_cpu_s(serve_pid) - self._start[0] - self._idle[0] * elapsed
+        self.redis_s = redis_cpu_s(redis_url) - self._start[1] - self._idle[1] * elapsed
+        self.commands = commands
+
+
+async def projected(redis_url: str, prefix: str, limit_s: float = 60) -> None:
+    """Wait until the projector has turned every game marked into notifications."""
+    redis = Redis.from_url(redis_url)
+    try:
+        deadline = time.monotonic() + limit_s
+        while await redis.zcard(f"{prefix}notify:marked") and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+    finally:
+        await redis.aclose()
+
+
+def per_command_ms(runs: list[FloodCpu], attribute: str) -> float:
+    """Mean CPU ms per command over the runs."""
+    return 1000 * sum(getattr(r, attribute) for r in runs) / max(1, sum(r.commands for r in runs))
 
 
 def dispatcher_pid(serve_pid: int) -> int:
@@ -171,14 +268,32 @@ async def notification_figures(redis_url: str, load: NotifyLoad) -> dict[str, fl
     without: list[float] = []
     with_hooks: list[float] = []
     delivered: list[tuple[int, int, float]] = []  # (made, delivered in the flood, seconds)
+    cpu: dict[str, list[FloodCpu]] = {"none": [], "hooks": []}
+    commands = load.games * load.commands_per_game
     for round_ in ("none", "hooks", "hooks", "none"):
+        used = FloodCpu()
+        cpu[round_].append(used)
         if round_ == "none":
             with live_skald(redis_url, load.workers, 64) as skald:
-                without.append((await flood_players(skald.url, load, seed=5))[0])
+                pid = skald.pid
+                await used.idle(pid, redis_url)
+                rate = (
+                    await flood_players(
+                        skald.url,
+                        load,
+                        seed=5,
+                        on_start=partial(used.start, pid, redis_url),
+                    )
+                )[0]
+                without.append(rate)
+                await projected(redis_url, skald.settings.key_prefix)
+                used.stop(pid, redis_url, commands)
         else:
-            rate, made = await _with_webhooks(redis_url, load)
+            rate, made = await _with_webhooks(redis_url, load, used)
             with_hooks.append(rate)
             delivered.append(made)
+    none_ms = per_command_ms(cpu["none"], "skald_s") + per_command_ms(cpu["none"], "redis_s")
+    hooks_ms = per_command_ms(cpu["hooks"], "skald_s") + per_command_ms(cpu["hooks"], "redis_s")
     made = sum(d[0] for d in delivered)
     arrived = sum(d[1] for d in delivered)
     seconds = sum(d[2] for d in delivered)
@@ -195,10 +310,25 @@ async def notification_figures(redis_url: str, load: NotifyLoad) -> dict[str, fl
         "dispatcher_cpu_ms_per_notification": 1000
         * sum(d[5] for d in delivered)
         / max(1, sum(d[1] for d in delivered)),
+        # How many notifications one delivery carried (a player's pending ones collapse).
+        "notifications_per_delivery": sum(d[3] for d in delivered)
+        / max(1, sum(d[6] for d in delivered)),
+        # CPU per command from the timed flood's start until its work was done (every game
+        # projected; with webhooks, every notification delivered), less what an idle Skald
+        # uses that long: Skald's processes, and the Redis server (Skald's own only with
+        # --own-redis). Their ratio is what the throughput ratio tends to when Skald and its
+        # Redis alone saturate the machine.
+        "skald_cpu_ms_per_command_none": per_command_ms(cpu["none"], "skald_s"),
+        "skald_cpu_ms_per_command_hooks": per_command_ms(cpu["hooks"], "skald_s"),
+        "redis_cpu_ms_per_command_none": per_command_ms(cpu["none"], "redis_s"),
+        "redis_cpu_ms_per_command_hooks": per_command_ms(cpu["hooks"], "redis_s"),
+        "cpu_none_vs_hooks": none_ms / hooks_ms if hooks_ms else 0.0,
     }
 
 
-async def _with_webhooks(redis_url: str, load: NotifyLoad) -> tuple[float, tuple[Any, ...]]:
+async def _with_webhooks(
+    redis_url: str, load: NotifyLoad, used: FloodCpu
+) -> tuple[float, tuple[Any, ...]]:
     """One flood with an endpoint registered: its rate, and (notifications made, delivered
     after the flood started, seconds until the last arrived, delivered in all, the receiver's
     share of a core during the flood, the dispatcher's CPU seconds until the last arrived)."""
@@ -211,6 +341,7 @@ async def _with_webhooks(redis_url: str, load: NotifyLoad) -> tuple[float, tuple
             endpoint = Endpoint("ep_bench", receiver.url, [], secret, int(time.time() * 1000))
             await store.add_endpoint(endpoint)
             await asyncio.sleep(1.5)  # the projector sees the endpoint (checked once a second)
+            await used.idle(skald.pid, redis_url)
             at_start: list[int] = []
 
             dispatcher = dispatcher_pid(skald.pid)
@@ -222,7 +353,13 @@ async def _with_webhooks(redis_url: str, load: NotifyLoad) -> tuple[float, tuple
 
             cpu_at_start: list[float] = []
 
-            rate, started = await flood_players(skald.url, load, 5, count_at_start)
+            pid, commands = skald.pid, load.games * load.commands_per_game
+
+            def begin() -> None:
+                count_at_start()
+                used.start(pid, redis_url)
+
+            rate, started = await flood_players(skald.url, load, 5, begin)
             flood_s = time.monotonic() - started
             receiver_share = (receiver.cpu_s() - cpu_at_start[0]) / flood_s
             # Every notification in the players' feeds must reach the receiver.
@@ -236,19 +373,31 @@ async def _with_webhooks(redis_url: str, load: NotifyLoad) -> tuple[float, tuple
                     made = await feed_total(redis, skald.settings.key_prefix)
             seconds = time.monotonic() - started
             dispatcher_s = cpu_s(dispatcher) - cpu_at_start[1]
+            used.stop(pid, redis_url, commands)
+            deliveries = receiver.counts()["deliveries"]
             await redis.aclose()
     finally:
         receiver.stop()
-    return rate, (made, arrived - at_start[0], seconds, arrived, receiver_share, dispatcher_s)
+    figures = (made, arrived - at_start[0], seconds, arrived, receiver_share, dispatcher_s)
+    return rate, (*figures, deliveries)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--redis-url", default=REDIS_URL_DEFAULT)
+    parser.add_argument(
+        "--own-redis",
+        action="store_true",
+        help="run on a redis-server of this run's own (so that its CPU is Skald's alone)",
+    )
     args = parser.parse_args()
     load = QUICK_NOTIFY if args.quick else FULL_NOTIFY
-    figures = asyncio.run(notification_figures(args.redis_url, load))
+    if args.own_redis:
+        with own_redis(persistent=False) as (url, _):
+            figures = asyncio.run(notification_figures(url, load))
+    else:
+        figures = asyncio.run(notification_figures(args.redis_url, load))
     print(json.dumps(figures, indent=2))
 
 

@@ -69,6 +69,7 @@ class RatingsStore:
         self._log_result: Any = redis.register_script(_script("log_result"))
         self._fold: Any = redis.register_script(_script("fold"))
         self._reset: Any = redis.register_script(_script("reset"))
+        self._board_after: Any = redis.register_script(_script("board_after"))
 
     @property
     def log_key(self) -> str:
@@ -185,6 +186,25 @@ class RatingsStore:
             self.board_key(rating_key), offset, offset + limit - 1
         )
         return [row.decode() for row in rows]
+
+    async def board_scores(self, rating_key: str, player_ids: list[str]) -> list[float]:
+        """The leaderboard scores of players (0 for one not on it)."""
+        if not player_ids:
+            return []
+        found: Any = await self.redis.zmscore(self.board_key(rating_key), player_ids)
+        return [0.0 if score is None else float(score) for score in found]
+
+    async def board_after(
+        self, rating_key: str, after: tuple[float, str] | None, limit: int
+    ) -> tuple[int, list[tuple[str, float]]]:
+        """(how many places come before, (player id, score) of up to `limit` players) of a
+        leaderboard page, best first: from the top, or right after the player `after` names
+        at the score it names, where that pair stands in the board's order (score down,
+        then player id down, as Redis orders it) even if the player moved since. Atomic."""
+        args: list[Any] = [limit] if after is None else [limit, repr(after[0]), after[1]]
+        found: Any = await self._board_after(keys=[self.board_key(rating_key)], args=args)
+        rows = [(found[i].decode(), float(found[i + 1])) for i in range(1, len(found), 2)]
+        return int(found[0]), rows
 
     async def history_page(self, player_id: str, before: float, limit: int) -> list[bytes]:
         """Up to `limit` of the player's history entries before log place `before`, newest

@@ -62,9 +62,7 @@ class Deadlines:
 
     async def drop_many(self, games: list[tuple[str, list[tuple[int, int]]]]) -> None:
         """Unindex (seat, since) deadlines of several games in one call."""
-        members = [
-            f"{game_id}|{seat}|{since}" for game_id, ended in games for seat, since in ended
-        ]
+        members = [f"{game_id}|{seat}|{since}" for game_id, ended in games for seat, since in ended]
         if members:
             await self.redis.zrem(self.key, *members)
 

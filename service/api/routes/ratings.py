@@ -36,7 +36,8 @@ def rating_side(skald: Skald) -> RatingSide:
     description="Players by displayed rating (mu - 3 sigma, OpenSkill's ordinal), best first, "
     "in one variant of the game (`variant`; the game's standard one by default: `base` for "
     "Fjords, `standard` for the others; docs/ratings.md lists them). `cursor` comes from the "
-    "previous page.",
+    "previous page: it names the last player shown and their score, so a page starts right "
+    "after them even if ratings moved meanwhile.",
     tags=TAGS,
     responses=problems(400, 404, 503),
 )
@@ -45,7 +46,7 @@ async def get_leaderboard(
     skald: NamedDependency[Skald],
     game: FromPath[str],
     variant: Annotated[str | None, QueryParameter(max_length=63)] = None,
-    cursor: Annotated[str | None, QueryParameter(max_length=18)] = None,
+    cursor: Annotated[str | None, QueryParameter(max_length=100)] = None,
     limit: Annotated[int, QueryParameter(ge=1, le=100)] = 20,
 ) -> Response[Leaderboard]:
     """A page of a leaderboard."""

@@ -34,12 +34,25 @@ REMINDER_LEADS: tuple[tuple[NotificationKind, int], ...] = (
 )
 
 
+@dataclass(frozen=True)
+class DeadlineEnd:
+    """When a deadline stopped being waited on: the version and command (`<seat>:<id>`) of
+    the event that ended it, and the drain's clock then (ms) when that event says it (a
+    TurnClocks that sets new deadlines carries it as their start), else None."""
+
+    version: int
+    command_key: str | None
+    at_ms: int | None
+
+
 @dataclass
 class Derived:
-    """Notifications by seat, and reminders to schedule."""
+    """Notifications by seat, reminders to schedule, and the deadlines (seat, since) that
+    the events ended (a TurnClocks without them, the game over or cancelled)."""
 
     notifications: list[Notification] = field(default_factory=list)
     reminders: list[Reminder] = field(default_factory=list)
+    ended: dict[tuple[int, int], DeadlineEnd] = field(default_factory=dict)
 
 
 def notify(
@@ -111,11 +124,23 @@ def derive(session: GameSession, events: list[StoredEvent], players: set[int]) -
     derived = Derived()
     game_id = session.game_id
     before, was_over = acting(session), is_over(session)
+    held = _held(session)
     for group in groups(events):
         for stored in group:
-            _from_service_event(derived, game_id, stored.version, _fold(session, stored), players)
+            event = _fold(session, stored)
+            _from_service_event(derived, game_id, stored.version, event, players)
+            if isinstance(event, TurnClocks):
+                fresh = [e.started_ms for e in event.entries if e.since == stored.version]
+                end = DeadlineEnd(stored.version, stored.command_id, fresh[0] if fresh else None)
+                now_held = {(e.seat, e.since) for e in event.entries}
+                derived.ended.update(dict.fromkeys(held - now_held, end))
+                held = now_held
         version = group[-1].version
         now, over = acting(session), is_over(session)
+        if held and (over or session.phase != "started"):  # over or cancelled: none waits
+            end = DeadlineEnd(version, group[-1].command_id, None)
+            derived.ended.update(dict.fromkeys(held, end))
+            held = set()
         for seat in sorted((now - before) & players - session.bots):
             derived.notifications.append(notify(game_id, "your_turn", version, seat))
         if over and not was_over:
@@ -127,6 +152,13 @@ def derive(session: GameSession, events: list[StoredEvent], players: set[int]) -
                     )
         before, was_over = now, over
     return derived
+
+
+def _held(session: GameSession) -> set[tuple[int, int]]:
+    """The deadlines (seat, since) the session's game waits on."""
+    if session.clocks is None or session.phase != "started" or is_over(session):
+        return set()
+    return {(entry.seat, entry.since) for entry in session.clocks.entries}
 
 
 def _fold(session: GameSession, stored: StoredEvent) -> object:

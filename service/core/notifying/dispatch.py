@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from service.core.notifying.signing import headers
 log = structlog.get_logger("skald.webhooks")
 
 MAX_PER_DELIVERY = 50  # notifications collapsed into one delivery at most
+CLOCK_READ_S = 1.0  # how often a dispatcher reads the Redis clock again (its offset drifts slowly)
 _encoder = msgspec.json.Encoder()
 
 
@@ -72,7 +74,9 @@ class Dispatcher:
         linger_ms: int = 0,
     ) -> None:
         self.linger_ms = linger_ms  # a new pair waits this long, collecting more to collapse
-        self._clock_offset_ms = 0.0  # the Redis clock minus this process's, read each step
+        self._clock_offset_ms = 0.0  # the Redis clock minus this process's
+        self._clock_read_at = -math.inf  # when it was last read (monotonic s)
+        self._reclaimed_at = -math.inf  # when abandoned inbox entries were last looked for
         self.store = store
         self.presence = presence
         # Who POSTs: an httpx client is wrapped (the dispatcher process passes aiohttp's).
@@ -87,12 +91,22 @@ class Dispatcher:
         self._endpoints: dict[str, Endpoint] = {}
 
     async def step(self, block_ms: int = 0) -> DispatchReport:
-        """Take in new notifications, then deliver every pair due."""
+        """Take in new notifications, then deliver every pair due. What a dead dispatcher
+        left unacknowledged in the inbox is looked for on the first step and then every
+        `reclaim_idle_ms` / 2 (it can be taken over only once idle that long), and the Redis
+        clock is read at most once a second: a step during a flood is a few round trips."""
         report = DispatchReport()
+        reclaim_idle_ms = int(self.timeout_s * 1000) * 2
+        now = time.monotonic()
+        reclaim = now - self._reclaimed_at >= reclaim_idle_ms / 2000
+        if reclaim:
+            self._reclaimed_at = now
         entries = await self.store.read_inbox(
-            self.consumer, 500, block_ms, reclaim_idle_ms=int(self.timeout_s * 1000) * 2
+            self.consumer, 500, block_ms, reclaim_idle_ms=reclaim_idle_ms, reclaim=reclaim
         )
-        self._clock_offset_ms = await self.store.now_ms() - time.time() * 1000
+        if time.monotonic() - self._clock_read_at >= CLOCK_READ_S:
+            self._clock_offset_ms = await self.store.now_ms() - time.time() * 1000
+            self._clock_read_at = time.monotonic()
         report.taken_in = await self.store.intake(entries, self.now_ms() + self.linger_ms)
         await self.deliver_due(report)
         return report

@@ -16,27 +16,38 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Protocol
 
 import structlog
 
-from contracts.notifications import Notification
+from contracts.notifications import Notification, NotificationKind
 from service.adapters.notification_feed import (
     GameFacts,
     NotificationFeed,
     NotifiedCursors,
     NotifyMarks,
+    Reminder,
     Reminders,
     encode_notification,
 )
+from service.adapters.redis_clients import is_cluster
+from service.adapters.store.command_keys import split_key
 from service.adapters.store.players import PLAYER_SEAT_PREFIX
-from service.adapters.store.ports import EventLog
-from service.adapters.store.side import Seats
+from service.adapters.store.ports import CommandStore
 from service.adapters.webhooks import WebhookStore
 from service.core.codec import codec_for
-from service.core.notifying.derive import derive, notify
+from service.core.notifying.derive import DeadlineEnd, derive, notify
 from service.core.pipeline.session import GameSession, SessionCache
 
 log = structlog.get_logger("skald.notify")
+
+
+class SeatHolders(Protocol):
+    """Who holds a game's seats (the seats side index, or the archive for archived games)."""
+
+    async def token_hashes(self, game_id: str) -> dict[int, bytes]:
+        """Each taken seat's stored value: a token hash, `p:<player>`, or `bot`."""
+        ...
 
 
 @dataclass
@@ -53,8 +64,8 @@ class NotificationProjector:
 
     def __init__(
         self,
-        store: EventLog,
-        seats: Seats,
+        store: CommandStore,
+        seats: SeatHolders,
         feed: NotificationFeed,
         cursors: NotifiedCursors,
         marks: NotifyMarks,
@@ -149,21 +160,16 @@ class NotificationProjector:
 
     async def deliver(self, players: dict[int, str], notifications: list[Notification]) -> int:
         """Append each notification to its seat's player's feed; how many were new."""
-        by_player: dict[str, list[Notification]] = defaultdict(list)
-        for notification in notifications:
-            player = players.get(notification.seat)
-            if player is not None:
-                by_player[player].append(notification)
+        by_player = self._by_player(players, notifications)
         if by_player and await self._webhooks_on():
-            new = await self._unfed(by_player)
             webhooks = self.webhooks
             assert webhooks is not None
-            if webhooks.redis is not self.feed.redis:  # not one connection: queue them first
-                await webhooks.enqueue_many(new)
-                return await self.feed.append_many(by_player)
-            return await self.feed.append_many(
-                by_player, before=lambda pipe: webhooks.queue_into(pipe, new)
-            )
+            if webhooks.redis is self.feed.redis and not is_cluster(webhooks.redis):
+                # One Redis: each feed's script queues what it adds, ahead of adding it.
+                return await self.feed.append_queued(by_player, webhooks.inbox)
+            # The inbox and the feeds on separate slots: queue those the feeds lack first.
+            await webhooks.enqueue_many(await self._unfed(by_player))
+            return await self.feed.append_many(by_player)
         return await self.feed.append_many(by_player)
 
     async def _webhooks_on(self) -> bool:
@@ -180,8 +186,8 @@ class NotificationProjector:
         self, by_player: dict[str, list[Notification]]
     ) -> list[tuple[str, str, bytes]]:
         """(player, kind, JSON) of those not in the feeds yet, to queue for delivery before
-        they are added to them (in the appends' round trip, ahead of them): a crash in
-        between delivers them twice (same ids), never not at all."""
+        they are added to them: a crash in between delivers them twice (same ids), never not
+        at all."""
         lacking = await self.feed.missing_many(
             {player: [n.id for n in theirs] for player, theirs in by_player.items()}
         )
@@ -220,25 +226,102 @@ class NotificationProjector:
         await self.marks.mark([game_id])
         return True
 
-    async def rebuild(self, game_ids: list[str]) -> int:
+    async def rebuild(self, game_ids: list[str], now_ms: int | None = None) -> int:
         """Rebuild from their events the feeds of every player of these games (every game
-        of theirs should be among them): the feeds are cleared, each game projected from
-        version 0. Deadline reminders are not re-sent. How many notifications were written."""
-        webhooks, self.webhooks = self.webhooks, None  # a rebuild delivers nothing again
-        try:
-            return await self._rebuild(game_ids)
-        finally:
-            self.webhooks = webhooks
-
-    async def _rebuild(self, game_ids: list[str]) -> int:
+        of theirs should be among them: each player's feed is cleared first). Each game is
+        derived up to its notified cursor, no further: later events are the live projector's,
+        which queues them for webhook delivery, while a rebuild queues nothing (its
+        notifications were delivered when first made). The cursors are left as they are.
+        Deadline reminders are rebuilt too, as due at `now_ms` (by default the Redis clock's
+        now; `rebuilt_reminders`). How many notifications were written."""
         players: set[str] = set()
         for game_id in game_ids:
             players.update((await self.players(game_id)).values())
         for player_id in players:
             await self.feed.clear(player_id)
+        if now_ms is None:
+            now_ms = await self.reminders.now_ms()
         written = 0
         for game_id in game_ids:
-            self.cache.take(game_id)
-            await self.cursors.set(game_id, 0)
-            written += await self.project(game_id)
+            written += await self._rebuild_game(game_id, now_ms)
         return written
+
+    async def _rebuild_game(self, game_id: str, now_ms: int) -> int:
+        notified = await self.cursors.get(game_id)
+        head = await self.store.head(game_id)
+        players = await self.players(game_id)
+        if head is not None and head.finished and not await self.facts.in_redis(game_id):
+            notified = head.version  # archived (its cursor went with it): projected for good
+        if head is None or not players or notified == 0:
+            return 0
+        session = await self.session_at(game_id, 0)
+        if session is None:
+            return 0
+        # Every event to the head: the reminders' deadlines may have ended past the cursor.
+        derived = derive(session, await self.store.read(game_id, after=0), set(players))
+        made = [n for n in derived.notifications if n.version <= notified]
+        reminders = [r for r in derived.reminders if r.since <= notified]
+        made += await self.rebuilt_reminders(game_id, reminders, derived.ended, now_ms)
+        if head.finished and notified >= head.version:
+            rematch = await self.facts.rematch_of(game_id)
+            if rematch:
+                made += [
+                    notify(game_id, "rematch_offered", head.version, seat, rematch_id=rematch)
+                    for seat in sorted(players)
+                ]
+        return await self.feed.append_many(self._by_player(players, made))
+
+    async def rebuilt_reminders(
+        self,
+        game_id: str,
+        reminders: list[Reminder],
+        ended: dict[tuple[int, int], DeadlineEnd],
+        now_ms: int,
+    ) -> list[Notification]:
+        """The reminders the live projector sent, as the events tell: of those due by now
+        and no longer scheduled (the live projector has decided on them), each whose
+        deadline was still waited on when it fell due: never ended, or ended by a command
+        at or after the reminder's due time (the drain's clock the ending TurnClocks
+        records, else when the ending command was received; a timeout is received at its
+        deadline, after every reminder of it). Where the events give no time (a command
+        without a record), the reminder counts as not sent."""
+        due = [r for r in reminders if r.due_ms <= now_ms]
+        sent = []
+        for reminder, scheduled in zip(due, await self.reminders.scheduled(due), strict=True):
+            if scheduled:  # the live projector sends it (or not) when it falls due
+                continue
+            end = ended.get((reminder.seat, reminder.since))
+            if end is not None and (await self._ended_ms(game_id, end)) < reminder.due_ms:
+                continue
+            kind: NotificationKind = (
+                "deadline_1h" if reminder.kind == "deadline_1h" else "deadline_5m"
+            )
+            sent.append(
+                notify(
+                    game_id, kind, reminder.since, reminder.seat, deadline_ms=reminder.deadline_ms
+                )
+            )
+        return sent
+
+    async def _ended_ms(self, game_id: str, end: DeadlineEnd) -> int:
+        """When a deadline ended (ms, the Redis clock); 0 when the events do not say."""
+        if end.at_ms is not None:
+            return end.at_ms
+        split = split_key(end.command_key) if end.command_key else None
+        if split is None:
+            return 0
+        record = await self.store.command(game_id, split[0], split[1])
+        if record is None or not record.inbox_id:
+            return 0
+        return int(record.inbox_id.partition("-")[0] or 0)  # `<ms>-<seq>`: when received
+
+    @staticmethod
+    def _by_player(
+        players: dict[int, str], notifications: list[Notification]
+    ) -> dict[str, list[Notification]]:
+        by_player: dict[str, list[Notification]] = defaultdict(list)
+        for notification in notifications:
+            player = players.get(notification.seat)
+            if player is not None:
+                by_player[player].append(notification)
+        return by_player

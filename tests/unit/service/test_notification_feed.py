@@ -5,8 +5,10 @@ the events to the same feed."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import fakeredis
+import msgspec
 import pytest
 
 from contracts.notifications import Notification
@@ -110,8 +112,26 @@ async def test_projecting_again_adds_nothing_and_a_rebuild_gives_the_same_feed(
     await projector.cursors.set(game_id, 0)
     projector.cache.take(game_id)
     assert await projector.project(game_id) == 0  # every id is in the feed already
+    for player in (ada, bo):  # as if the feeds were lost
+        await projector.feed.clear(player)
     written = await projector.rebuild([game_id])
     assert written == sum(len(v) for v in before.values())
+    assert {p: await feed(harness, p) for p in (ada, bo)} == before
+
+
+async def test_the_cli_rebuild_derives_archived_games_too(harness: Harness, tmp_path: Path) -> None:
+    projector = projector_of(harness)
+    game_id, ada, bo = await two_player_game(harness)
+    await play_out(harness, game_id, projector)
+    before = {p: await feed(harness, p) for p in (ada, bo)}
+    redis = harness.skald.redis
+    settings = msgspec.structs.replace(harness.skald.settings, data_dir=str(tmp_path))
+    archived = await bootstrap.archiver(redis, settings).run([game_id], force=True)
+    assert archived.archived == [game_id]
+    for player in (ada, bo):
+        await projector.feed.clear(player)
+    done = await bootstrap.rebuild_notifications(redis, settings, [game_id])
+    assert (done.games, done.players) == (1, 2)
     assert {p: await feed(harness, p) for p in (ada, bo)} == before
 
 
@@ -165,6 +185,44 @@ async def test_deadline_reminders_come_due_and_only_while_the_deadline_stands(
     await projector.send_reminders(10, now_ms=deadline - 300_000)
     reminded = [n for n in await feed(harness, waiting) if n.kind.startswith("deadline")]
     assert [n.kind for n in reminded] == ["deadline_1h"]
+
+
+def shown(notifications: list[Notification]) -> list[tuple[str, str, int]]:
+    return sorted((n.id, n.kind, n.version) for n in notifications)
+
+
+async def test_a_rebuild_derives_the_deadline_reminders_that_were_sent(
+    harness: Harness,
+) -> None:
+    projector = projector_of(harness)
+    game_id, ada, bo = await two_player_game(harness, Clock(per_move_s=2 * 3600.0))
+    await settle(harness, projector)
+    first = await harness.skald.reads.turn(game_id, None)
+    [seat] = first.to_act
+    # The seat moves at once, long before its reminders fall due: they are never sent.
+    legal = (await harness.skald.reads.turn(game_id, seat)).legal_commands
+    await harness.skald.commands.submit(game_id, seat, "move", legal[0], "r")
+    await settle(harness, projector)
+    second = await harness.skald.reads.turn(game_id, None)
+    [other] = second.to_act
+    assert other != seat
+    # Later, past the first deadline's five-minute mark: the second deadline's hour has come.
+    later = first.deadlines[seat] - 300_000
+    assert await projector.send_reminders(10, now_ms=later) == 1
+    before = {p: shown(await feed(harness, p)) for p in (ada, bo)}
+    reminded = [n for p in (ada, bo) for n in await feed(harness, p) if n.kind != "your_turn"]
+    assert [(n.kind, n.seat) for n in reminded if n.kind.startswith("deadline")] == [
+        ("deadline_1h", other)
+    ]
+    for player in (ada, bo):
+        await projector.feed.clear(player)
+    await projector.rebuild([game_id], now_ms=later)
+    assert {p: shown(await feed(harness, p)) for p in (ada, bo)} == before
+    # A reminder still scheduled is the live projector's to send: a rebuild leaves it be.
+    five_minutes = second.deadlines[other] - 300_000
+    await projector.rebuild([game_id], now_ms=five_minutes)
+    assert {p: shown(await feed(harness, p)) for p in (ada, bo)} == before
+    assert await projector.send_reminders(10, now_ms=five_minutes) == 1
 
 
 async def test_the_feed_keeps_the_newest_notifications_and_pages_after_a_cursor(
