@@ -33,6 +33,8 @@ from service.adapters.store.scripts import ScriptCall
 class RedisDrainRounds(RedisGames):
     """`DrainRounds` on Redis."""
 
+    notify_marks_key = ""  # where commits mark their games for notifying (marks_in_commit)
+
     async def commit(self, game_id: str, batch: Batch) -> Head:
         """Append a batch atomically; VersionConflict, LeaseLost, AlreadyDecided or
         CommitFailed otherwise."""
@@ -153,7 +155,18 @@ class RedisDrainRounds(RedisGames):
         ]
         if not self.cluster:  # on a cluster the game's slot only (commit.lua)
             script_keys.append(self.ready_key)
+            if self.notify_marks_key:
+                script_keys.append(self.notify_marks_key)
         return self.scripts.commit, script_keys, args
+
+    def marks_in_commit(self, marks_key: str) -> bool:
+        """Have every commit that decided commands mark its game in `marks_key` (the
+        notification projector's index) in the commit script itself; not on a cluster, where
+        the index lies in another slot than the game (False: the caller marks)."""
+        if self.cluster:
+            return False
+        self.notify_marks_key = marks_key
+        return True
 
     @staticmethod
     def _committed(game_id: str, batch: Batch, reply: list[Any] | Exception) -> CommitOutcome:

@@ -210,3 +210,43 @@ async def sweep_visits(harness: Harness, projector: NotificationProjector, game_
     await redis.zadd(pending.key, {game_id: 0})
     await sweep(harness.skald.store, pending, harness.scheduler, 0, visit=projector.catch_up)
     assert await projector.marks.count() == 1
+
+
+async def test_a_commit_marks_its_game_in_the_same_step_and_a_step_settles_guests_games(
+    harness: Harness,
+) -> None:
+    projector = projector_of(harness)
+    assert harness.drainer.marked_by_commits  # one Redis: no mark call of the drain's own
+    game_id = (await harness.skald.commands.create_game("race", race_config())).game_id
+    turn = await harness.skald.reads.turn(game_id, None)
+    legal = (await harness.skald.reads.turn(game_id, turn.to_act[0])).legal_commands
+    await harness.skald.commands.submit(game_id, turn.to_act[0], "m1", legal[0], "r")
+    await harness.run_jobs()
+    # The commit marked the guests' game; a step moves its cursor to the head, forgets it.
+    assert [game_id] == [g for g, _ in await projector.marks.marked(10)]
+    assert (await projector.step()).games == 1
+    head = await harness.skald.store.head(game_id)
+    assert head is not None
+    assert await projector.cursors.get(game_id) == head.version
+    assert await projector.marks.count() == 0
+
+
+async def test_a_game_marked_again_during_a_step_keeps_its_mark(harness: Harness) -> None:
+    projector = projector_of(harness)
+    survey = projector.survey
+    assert survey is not None
+    first, _, _ = await two_player_game(harness)
+    guests = (await harness.skald.commands.create_game("race", race_config())).game_id
+    await harness.run_jobs()
+    await projector.marks.mark([first, guests])
+    surveyed = await survey.marked(10)
+    assert {game.game_id for game in surveyed} == {first, guests}
+    # Both are marked again (a later commit) after the step read them: neither is forgotten.
+    await harness.skald.redis.zadd(projector.marks.key, {first: 1e15, guests: 1e15})
+    assert await survey.settle([(game, None) for game in surveyed]) == 0
+    assert await projector.marks.count() == 2
+    # Read again, they are forgotten; a guests' game's cursor moves with it.
+    surveyed = await survey.marked(10)
+    assert await survey.settle([(game, 7) for game in surveyed if game.game_id == guests]) == 1
+    assert await projector.cursors.get(guests) == 7
+    assert [g for g, _ in await projector.marks.marked(10)] == [first]

@@ -7,7 +7,11 @@
 -- listeners the message also carries each viewer's JSON view and, from the `live:` pairs among
 -- the views (published, never stored), each viewer's records of the events (format:
 -- service/adapters/notifications.py).
--- KEYS: meta, events, commands, lease, views, inbox, ready
+-- With a notification index (KEYS[8]) it also marks the game there for the notification
+-- projector (score: the Redis clock in microseconds, as NotifyMarks.mark) once a command was
+-- decided, in the same atomic step: no round trip of its own, and no crash between the commit
+-- and its mark.
+-- KEYS: meta, events, commands, lease, views, inbox, ready[, notify marks]
 --   On a Redis Cluster without ready (the game's slot only): the channel is a sharded one
 --   (SPUBLISH), and a game to put back is returned as such for the caller to mark ready.
 -- ARGV: lease_token, expected_version, cursor, head_hash, finished (1/0), lease_ttl_ms,
@@ -97,6 +101,10 @@ if ARGV[11] ~= '' and (n_events > 0 or n_decided > 0) then
     else
         redis.call('PUBLISH', ARGV[11], message)
     end
+end
+if KEYS[8] and n_decided > 0 then
+    local now = redis.call('TIME')
+    redis.call('ZADD', KEYS[8], string.format('%d', now[1] * 1000000 + now[2]), ARGV[10])
 end
 if ARGV[9] ~= '1' then
     redis.call('PEXPIRE', KEYS[4], ARGV[6])
