@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.exceptions import NoScriptError
 
 from service.adapters.redis_clients import is_cluster
 from service.adapters.store.keys import GameKeys
@@ -104,9 +105,16 @@ class NotifySurvey:
                 if version is not None:
                     pipe.set(self._cursor(game.game_id), version)
             if not cluster:  # on one Redis the settling runs after them, in the same trip
-                await self._settle_many(keys=[self.marks_key], args=args, client=pipe)
-            replies: list[Any] = await pipe.execute() if len(pipe) else []
-        if cluster:
+                # As a plain EVALSHA: redis-py would check the script exists first, a round
+                # trip of its own on every step.
+                pipe.execute_command("EVALSHA", self._settle_many.sha, 1, self.marks_key, *args)
+            replies: list[Any] = await pipe.execute(raise_on_error=False) if len(pipe) else []
+        for reply in replies[:-1] if not cluster else replies:
+            if isinstance(reply, Exception):
+                raise reply
+        if cluster or isinstance(replies[-1], NoScriptError):  # or Redis lost its scripts
             forgotten: Any = await self._settle_many(keys=[self.marks_key], args=args)
             return int(forgotten)
+        if isinstance(replies[-1], Exception):
+            raise replies[-1]
         return int(replies[-1])

@@ -156,13 +156,14 @@ class RedisDrainRounds(RedisGames):
         if not self.cluster:  # on a cluster the game's slot only (commit.lua)
             script_keys.append(self.ready_key)
             if self.notify_marks_key:
-                script_keys.append(self.notify_marks_key)
+                script_keys += [self.notify_marks_key, keys.seats]
         return self.scripts.commit, script_keys, args
 
     def marks_in_commit(self, marks_key: str) -> bool:
         """Have every commit that decided commands mark its game in `marks_key` (the
-        notification projector's index) in the commit script itself; not on a cluster, where
-        the index lies in another slot than the game (False: the caller marks)."""
+        notification projector's index) in the commit script itself, unless guests hold all
+        its seats (commit.lua); not on a cluster, where the index lies in another slot than
+        the game (False: the caller marks)."""
         if self.cluster:
             return False
         self.notify_marks_key = marks_key

@@ -212,7 +212,7 @@ async def sweep_visits(harness: Harness, projector: NotificationProjector, game_
     assert await projector.marks.count() == 1
 
 
-async def test_a_commit_marks_its_game_in_the_same_step_and_a_step_settles_guests_games(
+async def test_a_commit_marks_its_game_unless_guests_hold_its_seats_and_a_step_settles_it(
     harness: Harness,
 ) -> None:
     projector = projector_of(harness)
@@ -228,6 +228,14 @@ async def test_a_commit_marks_its_game_in_the_same_step_and_a_step_settles_guest
     head = await harness.skald.store.head(game_id)
     assert head is not None
     assert await projector.cursors.get(game_id) == head.version
+    assert await projector.marks.count() == 0
+    # Guests took both seats: nobody can ever be told of the game, and its commits mark nothing.
+    for seat in range(2):
+        await harness.skald.commands.join(game_id, seat, f"guest {seat}")
+    await harness.skald.commands.submit(game_id, 1 - turn.to_act[0], "m2", legal[0], "r")
+    await harness.run_jobs()
+    outcome = await harness.skald.commands.outcome(game_id, "m2", seat=1 - turn.to_act[0])
+    assert outcome.status in ("applied", "refused")  # decided: committed
     assert await projector.marks.count() == 0
 
 
@@ -245,8 +253,10 @@ async def test_a_game_marked_again_during_a_step_keeps_its_mark(harness: Harness
     await harness.skald.redis.zadd(projector.marks.key, {first: 1e15, guests: 1e15})
     assert await survey.settle([(game, None) for game in surveyed]) == 0
     assert await projector.marks.count() == 2
-    # Read again, they are forgotten; a guests' game's cursor moves with it.
+    # Read again, they are forgotten; a guests' game's cursor moves with it (a Redis that
+    # lost its scripts meanwhile is given the settling script again).
     surveyed = await survey.marked(10)
+    await harness.skald.redis.script_flush()
     assert await survey.settle([(game, 7) for game in surveyed if game.game_id == guests]) == 1
     assert await projector.cursors.get(guests) == 7
     assert [g for g, _ in await projector.marks.marked(10)] == [first]

@@ -10,8 +10,11 @@
 -- With a notification index (KEYS[8]) it also marks the game there for the notification
 -- projector (score: the Redis clock in microseconds, as NotifyMarks.mark) once a command was
 -- decided, in the same atomic step: no round trip of its own, and no crash between the commit
--- and its mark.
--- KEYS: meta, events, commands, lease, views, inbox, ready[, notify marks]
+-- and its mark. Only a game someone may be told of is marked: one with a seat a player holds
+-- (its value 'p:<player id>') or a seat still open (a player may take it). Guests hold every
+-- seat of the others for good (seats are never given back): the projector would only move
+-- their cursor (the sweeper's catch-up still marks one it finds behind).
+-- KEYS: meta, events, commands, lease, views, inbox, ready[, notify marks, seats]
 --   On a Redis Cluster without ready (the game's slot only): the channel is a sharded one
 --   (SPUBLISH), and a game to put back is returned as such for the caller to mark ready.
 -- ARGV: lease_token, expected_version, cursor, head_hash, finished (1/0), lease_ttl_ms,
@@ -103,8 +106,18 @@ if ARGV[11] ~= '' and (n_events > 0 or n_decided > 0) then
     end
 end
 if KEYS[8] and n_decided > 0 then
-    local now = redis.call('TIME')
-    redis.call('ZADD', KEYS[8], string.format('%d', now[1] * 1000000 + now[2]), ARGV[10])
+    local held = redis.call('HVALS', KEYS[9])
+    local told = #held < tonumber(redis.call('HGET', KEYS[1], 'seats') or '0')
+    for _, value in ipairs(held) do
+        if told then
+            break
+        end
+        told = string.sub(value, 1, 2) == 'p:'
+    end
+    if told then
+        local now = redis.call('TIME')
+        redis.call('ZADD', KEYS[8], string.format('%d', now[1] * 1000000 + now[2]), ARGV[10])
+    end
 end
 if ARGV[9] ~= '1' then
     redis.call('PEXPIRE', KEYS[4], ARGV[6])
