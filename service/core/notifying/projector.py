@@ -8,7 +8,10 @@ forgets the mark, unless the game was marked again meanwhile. A crash anywhere r
 never loses it: the ids make the repeat a no-op. The sweeper marks any game it visits whose
 cursor lags its head (a worker killed between a commit and its mark).
 
-Never on the command path: the drain only adds its round's games to the marks, one command.
+Never on the command path: on one Redis a commit marks its game in its own script (not a game
+guests hold every seat of: nobody to tell), on a cluster the drain adds its round's games to
+the marks, one command. A step reads every marked game's cursor, head and seats in one round
+trip (`NotifySurvey`), and settles the games it is done with in one more.
 """
 
 from __future__ import annotations
