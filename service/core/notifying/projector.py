@@ -42,6 +42,8 @@ from service.core.pipeline.session import GameSession, SessionCache
 
 log = structlog.get_logger("skald.notify")
 
+REMINDERS_EVERY_S = 1.0  # how often a surveyed step looks for due reminders
+
 
 @dataclass
 class ProjectReport:
@@ -70,6 +72,7 @@ class NotificationProjector:
     ) -> None:
         self.webhooks = webhooks  # where notifications wait for the webhook dispatcher
         self.survey = survey  # the marked games' reads and settles in a round trip each
+        self._reminders_checked = float("-inf")  # when a surveyed step last sent reminders
         self._endpoints_checked = 0.0
         self._endpoints_exist = False
         self.store = store
@@ -118,7 +121,12 @@ class NotificationProjector:
             settled.append((game, None))
             report.games += 1
         await survey.settle(settled)
-        report.reminders_sent = await self.send_reminders(limit)
+        # Reminders come due an hour or five minutes before a deadline: looked for once a
+        # second, not on every step (two round trips each; idle, a step runs every 50 ms).
+        now = time.monotonic()
+        if now - self._reminders_checked >= REMINDERS_EVERY_S:
+            self._reminders_checked = now
+            report.reminders_sent = await self.send_reminders(limit)
         return report
 
     async def project(
