@@ -12,6 +12,7 @@ import pytest
 from contracts.notifications import Notification
 from contracts.stream import Clock
 from service import bootstrap
+from service.adapters.notification_feed import Reminder
 from service.adapters.store.side import PendingIndex
 from service.core.notifying.projector import NotificationProjector
 from service.core.pipeline.sweep import sweep
@@ -260,3 +261,14 @@ async def test_a_game_marked_again_during_a_step_keeps_its_mark(harness: Harness
     assert await survey.settle([(game, 7) for game in surveyed if game.game_id == guests]) == 1
     assert await projector.cursors.get(guests) == 7
     assert [g for g, _ in await projector.marks.marked(10)] == [first]
+
+
+async def test_a_step_looks_for_due_reminders_at_most_once_a_second(harness: Harness) -> None:
+    projector = projector_of(harness)
+    stale = Reminder("g", 0, 1, "deadline_5m", deadline_ms=1, due_ms=0)  # its deadline is gone
+    await projector.reminders.add([stale])
+    await projector.step()  # looked at: not pending any more, dropped unsent
+    assert await harness.skald.redis.zcard(projector.reminders.key) == 0
+    await projector.reminders.add([stale])
+    await projector.step()  # within the second: not looked for
+    assert await harness.skald.redis.zcard(projector.reminders.key) == 1
