@@ -29,6 +29,7 @@ from service.adapters.notification_feed import (
     Reminders,
 )
 from service.adapters.notifications import Notifier, Publisher
+from service.adapters.notify_survey import NotifySurvey
 from service.adapters.ratings.store import RatingsStore
 from service.adapters.redis_clients import event_redis
 from service.adapters.rq_scheduler import DrainScheduler, RQScheduler
@@ -336,16 +337,18 @@ def notification_projector(
 ) -> NotificationProjector:
     """The projector that turns games' events into players' notifications."""
     prefix = settings.key_prefix
+    marks = NotifyMarks(redis, prefix)
     return NotificationProjector(
         store=events,
         seats=Seats(redis, prefix, events.scripts),
         feed=notification_feed(redis, settings),
         cursors=NotifiedCursors(redis, prefix),
-        marks=NotifyMarks(redis, prefix),
+        marks=marks,
         reminders=Reminders(redis, prefix),
         facts=GameFacts(redis, prefix),
         cache=SessionCache(NOTIFY_SESSIONS_CACHED),
         webhooks=WebhookStore(redis, prefix),
+        survey=NotifySurvey(redis, prefix, marks.key),
     )
 
 

@@ -275,6 +275,10 @@ class InMemoryEventStore:
             outcomes.append(Committed(head, put_back))
         return outcomes
 
+    def marks_in_commit(self, marks_key: str) -> bool:
+        """No: this store has no notification index (the drain marks its games itself)."""
+        return False
+
     async def commit_turns_then_take(
         self, batches: Sequence[tuple[str, Batch]], runner_job_id: str, count: int, wait_s: float
     ) -> tuple[list[CommitOutcome], list[str]]:

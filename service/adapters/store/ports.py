@@ -229,6 +229,13 @@ class DrainRounds(Protocol):
         before the wait; their outcomes come back with the games taken."""
         ...
 
+    def marks_in_commit(self, marks_key: str) -> bool:
+        """Have every later commit that decides commands also mark its game in `marks_key`
+        (the notification projector's index, as `NotifyMarks.mark`) in its atomic step, unless
+        guests hold every seat of the game (nobody to tell, ever); True if it will, False if
+        this store cannot (the caller marks its games itself)."""
+        ...
+
     async def release_lease(self, game_id: str, token: int) -> bool:
         """Give the lease back if `token` still holds it; put the game back in the ready set
         and return True when commands still wait."""

@@ -33,6 +33,8 @@ from service.adapters.store.scripts import ScriptCall
 class RedisDrainRounds(RedisShardTakes):
     """`DrainRounds` on Redis."""
 
+    notify_marks_key = ""  # where commits mark their games for notifying (marks_in_commit)
+
     async def commit(self, game_id: str, batch: Batch) -> Head:
         """Append a batch atomically; VersionConflict, LeaseLost, AlreadyDecided or
         CommitFailed otherwise."""
@@ -162,11 +164,23 @@ class RedisDrainRounds(RedisShardTakes):
             keys.inbox,
         ]
         index = self.drain_index(game_id)
-        if index.atomic:  # else the game's slot only (commit.lua)
+        if index.atomic:  # else the game's slot only (6 keys, commit.lua)
             script_keys.append(index.ready)
-            if self.cluster:  # a shard's: the channel is a sharded one all the same
+            if self.cluster:  # a shard's (8 keys): the channel is a sharded one all the same
                 script_keys.append(index.pending)
+            elif self.notify_marks_key:  # one Redis (9 keys): the commit marks for notifying
+                script_keys += [self.notify_marks_key, keys.seats]
         return self.scripts.commit, script_keys, args
+
+    def marks_in_commit(self, marks_key: str) -> bool:
+        """Have every commit that decided commands mark its game in `marks_key` (the
+        notification projector's index) in the commit script itself, unless guests hold all
+        its seats (commit.lua); not on a cluster, where the index lies in another slot than
+        the game (False: the caller marks)."""
+        if self.cluster:
+            return False
+        self.notify_marks_key = marks_key
+        return True
 
     @staticmethod
     def _committed(game_id: str, batch: Batch, reply: list[Any] | Exception) -> CommitOutcome:

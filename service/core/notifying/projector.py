@@ -8,7 +8,10 @@ forgets the mark, unless the game was marked again meanwhile. A crash anywhere r
 never loses it: the ids make the repeat a no-op. The sweeper marks any game it visits whose
 cursor lags its head (a worker killed between a commit and its mark).
 
-Never on the command path: the drain only adds its round's games to the marks, one command.
+Never on the command path: on one Redis a commit marks its game in its own script (not a game
+guests hold every seat of: nobody to tell), on a cluster the drain adds its round's games to
+the marks, one command. A step reads every marked game's cursor, head and seats in one round
+trip (`NotifySurvey`), and settles the games it is done with in one more.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from service.adapters.notification_feed import (
     Reminders,
     encode_notification,
 )
+from service.adapters.notify_survey import MarkedGame, NotifySurvey
 from service.adapters.redis_clients import is_cluster
 from service.adapters.store.command_keys import split_key
 from service.adapters.store.players import PLAYER_SEAT_PREFIX
@@ -40,6 +44,8 @@ from service.core.notifying.derive import DeadlineEnd, derive, notify
 from service.core.pipeline.session import GameSession, SessionCache
 
 log = structlog.get_logger("skald.notify")
+
+REMINDERS_EVERY_S = 1.0  # how often a surveyed step looks for due reminders
 
 
 class SeatHolders(Protocol):
@@ -73,8 +79,11 @@ class NotificationProjector:
         facts: GameFacts,
         cache: SessionCache,
         webhooks: WebhookStore | None = None,
+        survey: NotifySurvey | None = None,
     ) -> None:
         self.webhooks = webhooks  # where notifications wait for the webhook dispatcher
+        self.survey = survey  # the marked games' reads and settles in a round trip each
+        self._reminders_checked = float("-inf")  # when a surveyed step last sent reminders
         self._endpoints_checked = 0.0
         self._endpoints_exist = False
         self.store = store
@@ -88,6 +97,8 @@ class NotificationProjector:
 
     async def step(self, limit: int = 64) -> ProjectReport:
         """Project up to `limit` marked games, then send the reminders due."""
+        if self.survey is not None:
+            return await self._surveyed_step(self.survey, limit)
         report = ProjectReport()
         for game_id, mark in await self.marks.marked(limit):
             try:
@@ -100,24 +111,62 @@ class NotificationProjector:
         report.reminders_sent = await self.send_reminders(limit)
         return report
 
-    async def project(self, game_id: str) -> int:
-        """Turn the game's events past its cursor into notifications; how many were new."""
-        notified = await self.cursors.get(game_id)
-        head = await self.store.head(game_id)
-        if head is None:
-            return 0  # gone (archived, or never was): nothing left to tell
-        players = await self.players(game_id)
+    async def _surveyed_step(self, survey: NotifySurvey, limit: int) -> ProjectReport:
+        """`step` with every marked game's cursor, head and seats read in one round trip,
+        and the games' marks forgotten (guests' cursors moved) in one more."""
+        report = ProjectReport()
+        settled: list[tuple[MarkedGame, int | None]] = []
+        for game in await survey.marked(limit):
+            players = players_of(game.seats)
+            if game.version is not None and not players:
+                # A guest's game: nobody to tell, nothing to fold; its cursor goes to its head.
+                settled.append((game, game.version if game.version > game.notified else None))
+                report.games += 1
+                continue
+            try:
+                known = None if game.version is None else (game, players)
+                report.notifications += await self.project(game.game_id, known)
+            except Exception:  # one damaged game must not hold the others up
+                log.exception("notify_project_failed", game_id=game.game_id)
+                continue
+            settled.append((game, None))
+            report.games += 1
+        await survey.settle(settled)
+        # Reminders come due an hour or five minutes before a deadline: looked for once a
+        # second, not on every step (two round trips each; idle, a step runs every 50 ms).
+        now = time.monotonic()
+        if now - self._reminders_checked >= REMINDERS_EVERY_S:
+            self._reminders_checked = now
+            report.reminders_sent = await self.send_reminders(limit)
+        return report
+
+    async def project(
+        self, game_id: str, known: tuple[MarkedGame, dict[int, str]] | None = None
+    ) -> int:
+        """Turn the game's events past its cursor into notifications; how many were new.
+        `known`: the game's cursor, head and players as just read (else they are read)."""
+        if known is None:
+            notified = await self.cursors.get(game_id)
+            head = await self.store.head(game_id)
+            if head is None:
+                return 0  # gone (archived, or never was): nothing left to tell
+            version, finished = head.version, head.finished
+            players = await self.players(game_id)
+        else:
+            game, players = known
+            notified, finished = game.notified, game.finished
+            version = game.version or 0
         added = 0
         if not players:  # a guest's game: nobody to tell, nothing to fold
-            if head.version > notified:
-                await self.cursors.set(game_id, head.version)
+            if version > notified:
+                await self.cursors.set(game_id, version)
             return 0
-        if head.version > notified:
+        if version > notified:
             session = self.cache.take(game_id)
             if session is None or session.version != notified:
                 session = await self.session_at(game_id, notified)
-            if session is None:
-                await self.cursors.set(game_id, head.version)
+            if session is None:  # this code cannot fold it: nothing to tell
+                await self.cursors.set(game_id, version)
                 return 0
             events = await self.store.read(game_id, after=notified)
             derived = derive(session, events, set(players))
@@ -125,11 +174,11 @@ class NotificationProjector:
             await self.reminders.add(derived.reminders)
             await self.cursors.set(game_id, session.version)
             self.cache.put(session)
-        if head.finished:
+        if finished:
             rematch = await self.facts.rematch_of(game_id)
             if rematch:
                 offers = [
-                    notify(game_id, "rematch_offered", head.version, seat, rematch_id=rematch)
+                    notify(game_id, "rematch_offered", version, seat, rematch_id=rematch)
                     for seat in sorted(players)
                 ]
                 added += await self.deliver(players, offers)
@@ -151,12 +200,7 @@ class NotificationProjector:
 
     async def players(self, game_id: str) -> dict[int, str]:
         """The game's seats held by players: seat -> player id."""
-        held = await self.seats.token_hashes(game_id)
-        return {
-            seat: value[len(PLAYER_SEAT_PREFIX) :].decode()
-            for seat, value in held.items()
-            if value.startswith(PLAYER_SEAT_PREFIX)
-        }
+        return players_of(await self.seats.token_hashes(game_id))
 
     async def deliver(self, players: dict[int, str], notifications: list[Notification]) -> int:
         """Append each notification to its seat's player's feed; how many were new."""
@@ -325,3 +369,11 @@ class NotificationProjector:
             if player is not None:
                 by_player[player].append(notification)
         return by_player
+
+def players_of(seats: dict[int, bytes]) -> dict[int, str]:
+    """Of a game's taken seats (seat -> what holds it), those players hold: seat -> player id."""
+    return {
+        seat: value[len(PLAYER_SEAT_PREFIX) :].decode()
+        for seat, value in seats.items()
+        if value.startswith(PLAYER_SEAT_PREFIX)
+    }

@@ -85,6 +85,8 @@ class Drainer:
         self.deadlines = deadlines  # where new turn deadlines are indexed
         self.on_finished = on_finished  # told of each game a batch finished (its ratings)
         self.marks = marks  # where committed games wait for the notification projector
+        # On one Redis each commit marks its game itself, in its script: no call per round.
+        self.marked_by_commits = marks is not None and store.marks_in_commit(marks.key)
         self.store = store
         self.views = views
         self.lobby = lobby
@@ -199,8 +201,9 @@ class Drainer:
     async def _mark_for_notifying(self, reports: Iterable[DrainReport]) -> None:
         """Mark the games this round moved for the notification projector: one command for
         the whole round, after its commits (a mark lost to a crash here is made up for by the
-        sweeper, which marks any game whose notified version lags its head)."""
-        if self.marks is None:
+        sweeper, which marks any game whose notified version lags its head). Not when the
+        commits marked them already."""
+        if self.marks is None or self.marked_by_commits:
             return
         moved = [report.game_id for report in reports if report.status == "applied"]
         try:

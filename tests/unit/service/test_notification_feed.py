@@ -14,6 +14,7 @@ import pytest
 from contracts.notifications import Notification
 from contracts.stream import Clock
 from service import bootstrap
+from service.adapters.notification_feed import Reminder
 from service.adapters.store.side import PendingIndex
 from service.core.notifying.projector import NotificationProjector
 from service.core.pipeline.sweep import sweep
@@ -268,3 +269,64 @@ async def sweep_visits(harness: Harness, projector: NotificationProjector, game_
     await redis.zadd(pending.key, {game_id: 0})
     await sweep(harness.skald.store, pending, harness.scheduler, 0, visit=projector.catch_up)
     assert await projector.marks.count() == 1
+
+
+async def test_a_commit_marks_its_game_unless_guests_hold_its_seats_and_a_step_settles_it(
+    harness: Harness,
+) -> None:
+    projector = projector_of(harness)
+    assert harness.drainer.marked_by_commits  # one Redis: no mark call of the drain's own
+    game_id = (await harness.skald.commands.create_game("race", race_config())).game_id
+    turn = await harness.skald.reads.turn(game_id, None)
+    legal = (await harness.skald.reads.turn(game_id, turn.to_act[0])).legal_commands
+    await harness.skald.commands.submit(game_id, turn.to_act[0], "m1", legal[0], "r")
+    await harness.run_jobs()
+    # The commit marked the guests' game; a step moves its cursor to the head, forgets it.
+    assert [game_id] == [g for g, _ in await projector.marks.marked(10)]
+    assert (await projector.step()).games == 1
+    head = await harness.skald.store.head(game_id)
+    assert head is not None
+    assert await projector.cursors.get(game_id) == head.version
+    assert await projector.marks.count() == 0
+    # Guests took both seats: nobody can ever be told of the game, and its commits mark nothing.
+    for seat in range(2):
+        await harness.skald.commands.join(game_id, seat, f"guest {seat}")
+    await harness.skald.commands.submit(game_id, 1 - turn.to_act[0], "m2", legal[0], "r")
+    await harness.run_jobs()
+    outcome = await harness.skald.commands.outcome(game_id, "m2", seat=1 - turn.to_act[0])
+    assert outcome.status in ("applied", "refused")  # decided: committed
+    assert await projector.marks.count() == 0
+
+
+async def test_a_game_marked_again_during_a_step_keeps_its_mark(harness: Harness) -> None:
+    projector = projector_of(harness)
+    survey = projector.survey
+    assert survey is not None
+    first, _, _ = await two_player_game(harness)
+    guests = (await harness.skald.commands.create_game("race", race_config())).game_id
+    await harness.run_jobs()
+    await projector.marks.mark([first, guests])
+    surveyed = await survey.marked(10)
+    assert {game.game_id for game in surveyed} == {first, guests}
+    # Both are marked again (a later commit) after the step read them: neither is forgotten.
+    await harness.skald.redis.zadd(projector.marks.key, {first: 1e15, guests: 1e15})
+    assert await survey.settle([(game, None) for game in surveyed]) == 0
+    assert await projector.marks.count() == 2
+    # Read again, they are forgotten; a guests' game's cursor moves with it (a Redis that
+    # lost its scripts meanwhile is given the settling script again).
+    surveyed = await survey.marked(10)
+    await harness.skald.redis.script_flush()
+    assert await survey.settle([(game, 7) for game in surveyed if game.game_id == guests]) == 1
+    assert await projector.cursors.get(guests) == 7
+    assert [g for g, _ in await projector.marks.marked(10)] == [first]
+
+
+async def test_a_step_looks_for_due_reminders_at_most_once_a_second(harness: Harness) -> None:
+    projector = projector_of(harness)
+    stale = Reminder("g", 0, 1, "deadline_5m", deadline_ms=1, due_ms=0)  # its deadline is gone
+    await projector.reminders.add([stale])
+    await projector.step()  # looked at: not pending any more, dropped unsent
+    assert await harness.skald.redis.zcard(projector.reminders.key) == 0
+    await projector.reminders.add([stale])
+    await projector.step()  # within the second: not looked for
+    assert await harness.skald.redis.zcard(projector.reminders.key) == 1

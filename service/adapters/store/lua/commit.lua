@@ -7,11 +7,20 @@
 -- listeners the message also carries each viewer's JSON view and, from the `live:` pairs among
 -- the views (published, never stored), each viewer's records of the events (format:
 -- service/adapters/notifications.py).
--- KEYS: meta, events, commands, lease, views, inbox, ready
---   On a Redis Cluster without ready (the game's slot only): the channel is a sharded one
---   (SPUBLISH), and a game to put back is returned as such for the caller to mark ready.
---   On a Redis Cluster with its drain shard's ready and pending (8 keys, one slot): the game
---   is put back here as on one Redis, and the channel is a sharded one.
+-- With a notification index (9 keys: KEYS[8]) it also marks the game there for the notification
+-- projector (score: the Redis clock in microseconds, as NotifyMarks.mark) once a command was
+-- decided, in the same atomic step: no round trip of its own, and no crash between the commit
+-- and its mark. Only a game someone may be told of is marked: one with a seat a player holds
+-- (its value 'p:<player id>') or a seat still open (a player may take it). Guests hold every
+-- seat of the others for good (seats are never given back): the projector would only move
+-- their cursor (the sweeper's catch-up still marks one it finds behind).
+-- KEYS: meta, events, commands, lease, views, inbox, then by how many there are:
+--   7: ready (one Redis);
+--   9: ready, notify marks, seats (one Redis, the game marked for notifying here);
+--   6: none (a Redis Cluster, the game's slot only): the channel is a sharded one (SPUBLISH),
+--      and a game to put back is returned as such for the caller to mark ready;
+--   8: its drain shard's ready and pending (a Redis Cluster, one slot): the game is put back
+--      here as on one Redis, and the channel is a sharded one.
 -- ARGV: lease_token, expected_version, cursor, head_hash, finished (1/0), lease_ttl_ms,
 --       n_events, n_decided, release (1/0), game_id, channel ('' for none),
 --       then per event: data, hash, command_id ('' for none),
@@ -77,7 +86,7 @@ if ARGV[5] == '1' then
 end
 if ARGV[11] ~= '' and (n_events > 0 or n_decided > 0) then
     local message = tostring(version)
-    local sharded = #KEYS ~= 7
+    local sharded = #KEYS == 6 or #KEYS == 8
     local listeners
     if sharded then
         listeners = redis.call('PUBSUB', 'SHARDNUMSUB', ARGV[11])[2]
@@ -98,6 +107,20 @@ if ARGV[11] ~= '' and (n_events > 0 or n_decided > 0) then
         redis.call('SPUBLISH', ARGV[11], message)
     else
         redis.call('PUBLISH', ARGV[11], message)
+    end
+end
+if #KEYS == 9 and n_decided > 0 then
+    local held = redis.call('HVALS', KEYS[9])
+    local told = #held < tonumber(redis.call('HGET', KEYS[1], 'seats') or '0')
+    for _, value in ipairs(held) do
+        if told then
+            break
+        end
+        told = string.sub(value, 1, 2) == 'p:'
+    end
+    if told then
+        local now = redis.call('TIME')
+        redis.call('ZADD', KEYS[8], string.format('%d', now[1] * 1000000 + now[2]), ARGV[10])
     end
 end
 if ARGV[9] ~= '1' then
