@@ -27,6 +27,7 @@ from service.shared.settings import Settings
 
 from .asgi import litestar_of
 from .routes.stream import STREAMS_CLOSING_STATE_KEY, StreamsClosing
+from .ws_protocol import CoalescingWebSocketProtocol
 
 # A frame a little over the body limit reaches the app, which answers it with a 413 problem
 # frame; far over it, the WebSocket protocol closes the connection (1009) without reading it.
@@ -115,8 +116,9 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicor
         port=port,
         http=bounded_h11(settings.max_connections, settings.header_timeout_s),
         h11_max_incomplete_event_size=settings.max_header_bytes,
-        # A seat's WebSocket (routes.socket): a frame is bounded as a request body is.
-        ws="websockets-sansio",
+        # A seat's WebSocket (routes.socket): a frame is bounded as a request body is; uvicorn's
+        # websockets-sansio protocol, each event-loop turn's frames in one write (ws_protocol).
+        ws=CoalescingWebSocketProtocol,
         ws_max_size=settings.max_body_bytes + WS_FRAME_SLACK_BYTES,
         limit_concurrency=settings.limit_concurrency,
         timeout_keep_alive=settings.timeout_keep_alive_s,

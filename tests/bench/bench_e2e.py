@@ -25,6 +25,7 @@ from typing import Any
 from tests.bench.cpu import CpuMeter
 from tests.bench.live import live_skald
 from tests.bench.load import PacedRun, flood, new_client, open_tables, paced, recorded_commands
+from tests.bench.socket_load import socket_flood
 
 REDIS_URL_DEFAULT = "redis://127.0.0.1:6379/0"
 NAIVE_BATCH = 1
@@ -61,18 +62,26 @@ async def throughput(
     seed: int,
     meter: CpuMeter | None = None,
     clock: dict[str, Any] | None = None,
+    over_socket: bool = False,
 ) -> float:
     """Sustained commands per second: every table's sequence sent as fast as replies come,
     timed after a first few commands per table (runners started, games loaded); `meter`
-    reads the CPU time of the timed part; `clock`: a turn timer on every table."""
-    async with new_client(url, games) as http:
+    reads the CPU time of the timed part; `clock`: a turn timer on every table. With
+    `over_socket` the timed part goes over the seats' WebSockets (socket_load.socket_flood)."""
+    async with new_client(url, 2 * games + 8 if over_socket else games) as http:
         tables = await open_tables(http, games, clock)
         count = WARMUP_COMMANDS + commands_per_game
         sequences = [recorded_commands(seed + n, count) for n in range(games)]
         await flood(http, tables, [s[:WARMUP_COMMANDS] for s in sequences], echo=echo)
-        if meter is not None:
-            meter.start()
-        seconds = await flood(http, tables, [s[WARMUP_COMMANDS:] for s in sequences], echo=echo)
+        timed = [s[WARMUP_COMMANDS:] for s in sequences]
+        if over_socket:
+            assert not echo, "the echo endpoint is HTTP only"
+            start = meter.start if meter is not None else None
+            seconds = await socket_flood(http, tables, timed, on_start=start)
+        else:
+            if meter is not None:
+                meter.start()
+            seconds = await flood(http, tables, timed, echo=echo)
         if meter is not None:
             meter.stop()
     return games * commands_per_game / seconds

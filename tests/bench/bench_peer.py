@@ -11,9 +11,11 @@ a POST per move and the other seat on its server-sent event stream), in the othe
 boardgame.io `Client` over socket.io. Each side gets:
 - `ceiling_per_s`: every table moves again as soon as the other seat saw the last move;
 - `flood_per_s`: `games` x `moves_per_game`, each table as fast as its side lets it: Skald
-  takes the next command once the last was accepted (202; its inbox orders them), and counts
-  the flood done when every last command is applied; boardgame.io refuses a move on a stale
-  state, so its seat to move sends once its client has the last move;
+  takes the next command once the last was accepted (its outcome frame on the seat's
+  WebSocket, `queued`; its inbox orders them), and counts the flood done when every last
+  command is applied (the same over HTTP, 202 per POST, in `http.flood_per_s`);
+  boardgame.io refuses a move on a stale state, so its seat to move sends once its client
+  has the last move;
 - `cpu_ms_per_move`: CPU time of the side's processes (from /proc) per move in the ceiling
   run's measured window, per process and in all; the load client's apart;
 - the p50 at a light pace (`light_per_s`), and the p99 at half the side's own flood rate in
@@ -181,8 +183,19 @@ async def _measure_skald(live: LiveSkald, redis_pid: int, load: PeerLoad) -> dic
             Group("load", os.getpid(), own_only=True),
         ]
     )
-    flood = await throughput(
+    # The flood over the seats' WebSockets (its figures), and over HTTP (a POST per move).
+    flood_http = await throughput(
         live.url, load.games, load.moves_per_game, echo=False, seed=20_000_000, meter=meter
+    )
+    flood_http_cpu = meter.used
+    flood = await throughput(
+        live.url,
+        load.games,
+        load.moves_per_game,
+        echo=False,
+        seed=20_500_000,
+        meter=meter,
+        over_socket=True,
     )
     flood_cpu = meter.used
     per_game = int(CEILING_HEADROOM * flood / load.games * (load.warmup_s + load.point_s)) + 10
@@ -226,6 +239,8 @@ async def _measure_skald(live: LiveSkald, redis_pid: int, load: PeerLoad) -> dic
     moves = load.games * load.moves_per_game
     side = _side(flood, flood_cpu, ceiling, ceiling_cpu, light, halves, moves)
     side["http"] = {
+        "flood_per_s": round(flood_http, 1),
+        "flood_cpu_ms_per_move": _per_move_ms(flood_http_cpu, moves),
         "ceiling_per_s": round(ceiling_http.achieved_per_s, 1),
         "cpu_ms_per_move": _per_move_ms(ceiling_http_cpu, len(ceiling_http.latencies)),
         "p50_light_ms": latency_row(light_http)["p50_ms"],
@@ -299,7 +314,10 @@ def ratios(sides: dict[str, dict[str, Any]]) -> dict[str, float]:
             skald["p99_half_max_ms"], peer["p99_half_max_ms"]
         )
         http = skald.get("http", {})
-        if http:  # the same two figures with Skald's client on HTTP and event streams
+        if http:  # the same figures with Skald's client on HTTP and event streams
+            figures[f"flood_http_vs_boardgameio{suffix}"] = _ratio(
+                http["flood_per_s"], peer["flood_per_s"]
+            )
             figures[f"paced_http_vs_boardgameio{suffix}"] = _ratio(
                 http["ceiling_per_s"], peer["ceiling_per_s"]
             )

@@ -27,10 +27,10 @@ RATIOS = {
     for figure in ("paced", "flood", "cpu_per_move", "p50_light", "p99_half_max")
     for suffix in ("", "_no_persistence")
 } | {"flood_vs_boardgameio_flatfile", "flood_cpu_per_move_vs_boardgameio_flatfile"}
-# Skald's paced figures over HTTP (its bench client plays over WebSockets otherwise).
+# Skald's figures over HTTP (its bench client plays over WebSockets otherwise).
 HTTP_RATIOS = {
     f"{figure}_http_vs_boardgameio{suffix}"
-    for figure in ("paced", "p50_light")
+    for figure in ("paced", "p50_light", "flood")
     for suffix in ("", "_no_persistence")
 }
 SIDE_FIGURES = {
@@ -81,6 +81,7 @@ def test_bench_with_the_peer_prints_every_peer_figure() -> None:
         assert sides[name]["flood_per_s"] > 0, name
     for name in ("skald_aof", "skald_memory"):
         assert sides[name]["http"]["latency_light"]["commands"] > 0, name
+        assert sides[name]["http"]["flood_per_s"] > 0, name
         assert set(sides[name]["http"]["cpu_ms_per_move"]) == PROCESSES[name], name
     assert sides["boardgameio_flatfile"]["flood_per_s"] > 0
     assert set(sides["boardgameio_flatfile"]["flood_cpu_ms_per_move"]) == {

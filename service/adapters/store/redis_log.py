@@ -3,6 +3,7 @@ its event and inbox streams, its commands hash and its views hash (keys: `keys.p
 
 from __future__ import annotations
 
+import functools
 from typing import Any, NoReturn
 
 import msgspec
@@ -31,6 +32,7 @@ from service.adapters.store.redis_records import (
     stored_event,
     text,
 )
+from service.adapters.store.script_batch import ScriptBatch
 from service.shared.errors import GameDamaged
 
 
@@ -173,25 +175,29 @@ class RedisEventLog(RedisGames):
         index = self.drain_index(game_id)
         if index.atomic:  # else the game's slot only, then the wake (drain_shards.py)
             script_keys += [index.ready, index.runners, index.pending]
-        return await self.replica_wait.run(
-            self.redis,
-            self.scripts.submit,
-            script_keys,
-            [
-                command.key,
-                command.seat,
-                command.request_id,
-                command.body,
-                runner_job_id,
-                rate_limit,
-                rate_window_ms,
-                game_id,
-                index.max_runners,
-                self.runners.slot_ttl_ms,
-                command.command_id,
-                int(check_bare),
-            ],
-        )
+        args = [
+            command.key,
+            command.seat,
+            command.request_id,
+            command.body,
+            runner_job_id,
+            rate_limit,
+            rate_window_ms,
+            game_id,
+            index.max_runners,
+            self.runners.slot_ttl_ms,
+            command.command_id,
+            int(check_bare),
+        ]
+        if self.cluster or self.replica_wait.replicas > 0:
+            return await self.replica_wait.run(self.redis, self.scripts.submit, script_keys, args)
+        # The submits of every seat that sent a command in this turn of the loop: one round
+        # trip (script_batch.py).
+        return await self._submits.run(self.scripts.submit, script_keys, args)
+
+    @functools.cached_property
+    def _submits(self) -> ScriptBatch:
+        return ScriptBatch(self.scripts)
 
     async def _record(self, game_id: str, stored: bytes) -> CommandRecord:
         if not is_inbox_id(stored):

@@ -8,6 +8,8 @@ runner slots) has its own suite in runner_contract.py.
 
 from __future__ import annotations
 
+import asyncio
+
 import msgspec
 import pytest
 
@@ -181,6 +183,38 @@ class EventStoreContract:
             "c2",
             "c4",
         ]
+
+    async def test_submits_made_at_once_each_get_their_own_answer(self, store: EventStore) -> None:
+        # At a busy API the submits of many seats arrive together (the Redis adapter sends
+        # them in one round trip): each is answered as if it had come alone.
+        await create_game(store)
+        await create_game(store, "g2")
+        await submit(store, command("c1"))
+
+        results = await asyncio.gather(
+            store.submit(GAME, command("c2", seat=1), "job-a", 0, 1000),
+            store.submit("g2", command("c1"), "job-b", 0, 1000),
+            store.submit(GAME, command("c1", body=b"{}"), "job-c", 0, 1000),
+            store.submit("nope", command("c9"), "job-d", 0, 1000),
+            store.submit("g2", command("c5", seat=1), "job-e", 1, 1000),
+            store.submit("g2", command("c6", seat=1), "job-f", 1, 1000),
+            store.submit(GAME, command("c4", seat=1), "job-g", 0, 1000),
+            return_exceptions=True,
+        )
+
+        accepted, other_game, duplicate, missing, within_rate, throttled, last = results
+        assert isinstance(accepted, Accepted) and isinstance(other_game, Accepted)
+        assert isinstance(within_rate, Accepted)
+        assert isinstance(duplicate, Duplicate) and duplicate.record.status == "queued"
+        assert isinstance(missing, GameMissing)
+        assert isinstance(throttled, Throttled)
+        assert isinstance(last, Accepted)
+        assert [c.command_id for c in await store.inbox(GAME, NO_INBOX_ID, 10)] == [
+            "c1",
+            "c2",
+            "c4",
+        ]
+        assert [c.command_id for c in await store.inbox("g2", NO_INBOX_ID, 10)] == ["c1", "c5"]
 
     async def test_inbox_reads_after_a_cursor(self, store: EventStore) -> None:
         await create_game(store)
