@@ -19,7 +19,8 @@ boardgame.io `Client` over socket.io. Each side gets:
 - `cpu_ms_per_move`: CPU time of the side's processes (from /proc) per move in the ceiling
   run's measured window, per process and in all; the load client's apart;
 - the p50 at a light pace (`light_per_s`), and the p99 at half the side's own flood rate in
-  `half_max_windows` windows (the median window counts), as in bench_e2e.
+  `half_max_windows` windows (the median window counts), as in bench_e2e (Skald's HTTP flood:
+  over WebSockets it pipelines each table's commands past what paced tables reach).
 Skald runs twice, on a Redis persisting as deploy/redis.conf ships it (append-only file,
 fsync on every write) and on one without persistence; boardgame.io runs in memory, and with
 its FlatFile storage for the flood. Ratios are Skald / boardgame.io (in memory unless named).
@@ -232,8 +233,11 @@ async def _measure_skald(live: LiveSkald, redis_pid: int, load: PeerLoad) -> dic
     ceiling_cpu = meter.used
     light_http = await paced_at(load.light_games, load.light_per_s, 22_500_000, False)
     light = await paced_at(load.light_games, load.light_per_s, 22_000_000)
+    # Half of the HTTP flood's rate, as before the flood went over WebSockets: that flood
+    # pipelines each table's commands (its inbox orders them) well past what paced tables,
+    # one move in flight each, can reach, so half of it would measure a queue, not a latency.
     halves = [
-        await paced_at(load.latency_games, flood / 2, seed)
+        await paced_at(load.latency_games, flood_http / 2, seed)
         for seed in range(23_000_000, 23_000_000 + 100_000 * load.half_max_windows, 100_000)
     ]
     moves = load.games * load.moves_per_game
