@@ -19,7 +19,12 @@ notification projector, the webhook dispatcher):
   done (less what an idle Skald uses that long), in Skald's processes and in Redis (Redis's
   is Skald's own only with `--own-redis`, a redis-server of the run's own). CPU time barely
   depends on how busy a shared machine is, so `cpu_none_vs_hooks` is the steadier figure:
-  what `webhooks_vs_none` tends to when Skald and its Redis alone saturate the cores.
+  what `webhooks_vs_none` tends to when Skald and its Redis alone saturate the cores;
+- `cpu_ms_per_command_by_process_{none,hooks}`: the same by process: `api` (the `skald
+  serve` process), `workers`, `dispatcher`, `redis`, and with webhooks the `receiver` (not
+  Skald's: it stands for the push gateway). An idle Skald's CPU is measured after the same
+  wait in both runs, as the least of a few short windows, so that the processes' start-up
+  is not deducted from the flood.
 
 The two kinds of run alternate (without, with, with, without) and the figures are means, so
 the drift of a shared machine weighs on both alike.
@@ -35,7 +40,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -151,6 +156,43 @@ def tree_cpu_s(root: int) -> float:
     return total
 
 
+def process_cpu_s(root: int) -> dict[str, float]:
+    """CPU seconds used so far by `skald serve` (`root`), by process: `api` (the serve
+    process itself, which runs the HTTP API), `dispatcher`, and `workers` (every other child,
+    each with its live descendants)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue
+        children.setdefault(parent, []).append(int(entry))
+    used = {"api": 0.0, "workers": 0.0, "dispatcher": 0.0}
+    try:
+        used["api"] = cpu_s(root)
+    except OSError:
+        return used
+    for child in children.get(root, []):
+        try:
+            with open(f"/proc/{child}/cmdline", "rb") as cmdline:
+                dispatcher = b"workers.dispatcher" in cmdline.read()
+        except OSError:
+            continue
+        total, todo = 0.0, [child]
+        while todo:
+            pid = todo.pop()
+            try:
+                total += cpu_s(pid)
+            except OSError:  # gone meanwhile
+                continue
+            todo += children.get(pid, [])
+        used["dispatcher" if dispatcher else "workers"] += total
+    return used
+
+
 def redis_cpu_s(redis_url: str) -> float:
     """CPU seconds the Redis server used so far (its own, user + system): Skald's alone only
     on a Redis of the run's own (`--own-redis`)."""
@@ -170,27 +212,54 @@ class FloodCpu:
     commands: int = 0
     skald_s: float = 0.0
     redis_s: float = 0.0
+    # By process (api, workers, dispatcher, redis; with webhooks, the receiver): CPU seconds,
+    # idle CPU deducted likewise.
+    by_process: dict[str, float] = field(default_factory=dict)
+    receiver_pid: int = 0  # the loopback receiver's, when there is one (not Skald's)
     _start: tuple[float, float, float] = (0.0, 0.0, 0.0)
     _idle: tuple[float, float] = (0.0, 0.0)  # CPU s per s of an idle Skald, of its Redis
+    _idle_by: dict[str, float] = field(default_factory=dict)
+    _start_by: dict[str, float] = field(default_factory=dict)
 
-    async def idle(self, serve_pid: int, redis_url: str, seconds: float = 1.0) -> None:
-        """Measure the CPU an idle Skald and Redis use (polling, timers), to deduct it."""
-        before = (tree_cpu_s(serve_pid), redis_cpu_s(redis_url), time.monotonic())
-        await asyncio.sleep(seconds)
-        elapsed = time.monotonic() - before[2]
-        self._idle = (
-            (tree_cpu_s(serve_pid) - before[0]) / elapsed,
-            (redis_cpu_s(redis_url) - before[1]) / elapsed,
-        )
+    def _by_process(self, serve_pid: int, redis_url: str) -> dict[str, float]:
+        used = process_cpu_s(serve_pid)
+        used["redis"] = redis_cpu_s(redis_url)
+        if self.receiver_pid:
+            used["receiver"] = cpu_s(self.receiver_pid)
+        return used
+
+    async def idle(
+        self, serve_pid: int, redis_url: str, seconds: float = 0.5, windows: int = 4
+    ) -> None:
+        """Measure the CPU an idle Skald and Redis use (polling, timers), to deduct it: the
+        least of `windows` windows of `seconds`, per process, since right after `skald serve`
+        is up its processes may still be starting (importing, connecting), and a window
+        holding that would deduct start-up CPU from every second of the flood."""
+        rates: list[dict[str, float]] = []
+        for _ in range(windows):
+            began = time.monotonic()
+            before = self._by_process(serve_pid, redis_url)
+            await asyncio.sleep(seconds)
+            after = self._by_process(serve_pid, redis_url)
+            elapsed = time.monotonic() - began
+            rates.append({k: (after[k] - before[k]) / elapsed for k in before})
+        self._idle_by = {k: min(rate[k] for rate in rates) for k in rates[0]}
+        skald = sum(v for k, v in self._idle_by.items() if k not in ("redis", "receiver"))
+        self._idle = (skald, self._idle_by["redis"])
 
     def start(self, serve_pid: int, redis_url: str) -> None:
         self._start = (tree_cpu_s(serve_pid), redis_cpu_s(redis_url), time.monotonic())
+        self._start_by = self._by_process(serve_pid, redis_url)
 
     def stop(self, serve_pid: int, redis_url: str, commands: int) -> None:
         """The CPU used since `start`, less what idling that long uses."""
         elapsed = time.monotonic() - self._start[2]
         self.skald_s = tree_cpu_s(serve_pid) - self._start[0] - self._idle[0] * elapsed
         self.redis_s = redis_cpu_s(redis_url) - self._start[1] - self._idle[1] * elapsed
+        ended = self._by_process(serve_pid, redis_url)
+        self.by_process = {
+            k: ended[k] - self._start_by[k] - self._idle_by.get(k, 0.0) * elapsed for k in ended
+        }
         self.commands = commands
 
 
@@ -208,6 +277,13 @@ async def projected(redis_url: str, prefix: str, limit_s: float = 60) -> None:
 def per_command_ms(runs: list[FloodCpu], attribute: str) -> float:
     """Mean CPU ms per command over the runs."""
     return 1000 * sum(getattr(r, attribute) for r in runs) / max(1, sum(r.commands for r in runs))
+
+
+def by_process_ms(runs: list[FloodCpu]) -> dict[str, float]:
+    """Mean CPU ms per command over the runs, by process."""
+    commands = max(1, sum(r.commands for r in runs))
+    names = sorted({name for r in runs for name in r.by_process})
+    return {n: 1000 * sum(r.by_process.get(n, 0.0) for r in runs) / commands for n in names}
 
 
 def dispatcher_pid(serve_pid: int) -> int:
@@ -261,7 +337,7 @@ async def feed_total(redis: Redis, prefix: str) -> int:
     return total
 
 
-async def notification_figures(redis_url: str, load: NotifyLoad) -> dict[str, float]:
+async def notification_figures(redis_url: str, load: NotifyLoad) -> dict[str, Any]:
     """The e2e throughput over players' games without and with webhooks (interleaved:
     without, with, with, without, so the machine's drift weighs on both alike), and the
     notifications delivered."""
@@ -276,6 +352,7 @@ async def notification_figures(redis_url: str, load: NotifyLoad) -> dict[str, fl
         if round_ == "none":
             with live_skald(redis_url, load.workers, 64) as skald:
                 pid = skald.pid
+                await asyncio.sleep(1.5)  # as long as the run with webhooks waits (below)
                 await used.idle(pid, redis_url)
                 rate = (
                     await flood_players(
@@ -323,6 +400,10 @@ async def notification_figures(redis_url: str, load: NotifyLoad) -> dict[str, fl
         "redis_cpu_ms_per_command_none": per_command_ms(cpu["none"], "redis_s"),
         "redis_cpu_ms_per_command_hooks": per_command_ms(cpu["hooks"], "redis_s"),
         "cpu_none_vs_hooks": none_ms / hooks_ms if hooks_ms else 0.0,
+        # The same CPU per command by process (the receiver, a remote gateway's stand-in, is
+        # not Skald's and not in the figures above).
+        "cpu_ms_per_command_by_process_none": by_process_ms(cpu["none"]),
+        "cpu_ms_per_command_by_process_hooks": by_process_ms(cpu["hooks"]),
     }
 
 
@@ -341,6 +422,7 @@ async def _with_webhooks(
             endpoint = Endpoint("ep_bench", receiver.url, [], secret, int(time.time() * 1000))
             await store.add_endpoint(endpoint)
             await asyncio.sleep(1.5)  # the projector sees the endpoint (checked once a second)
+            used.receiver_pid = receiver.process.pid
             await used.idle(skald.pid, redis_url)
             at_start: list[int] = []
 
