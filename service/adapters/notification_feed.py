@@ -33,36 +33,20 @@ from service.adapters.store.deadlines import deadlines_key
 from service.adapters.store.keys import GameKeys
 
 # Append notifications not already in the feed (by id), cap the feed, and wake its streams.
-# KEYS: feed, ids; ARGV: max length, channel, then id, body pairs.
+# With a webhook inbox (KEYS[3]), each notification added is first queued for delivery there
+# (entry fields as `WebhookStore.queue_into` writes them), in the same atomic step: one Redis
+# only (the inbox and the feed lie in different cluster slots).
+# KEYS: feed, ids[, inbox]; ARGV: max length, channel, player, then id, kind, body triples.
 _APPEND = """
 local added = 0
 local last = nil
 local maxlen = tonumber(ARGV[1])
-for i = 3, #ARGV, 2 do
-    if not redis.call('ZSCORE', KEYS[2], ARGV[i]) then
-        last = redis.call('XADD', KEYS[1], 'MAXLEN', maxlen, '*', 'n', ARGV[i + 1])
-        redis.call('ZADD', KEYS[2], tonumber(string.match(last, '^(%d+)')), ARGV[i])
-        added = added + 1
-    end
-end
-if added > 0 then
-    redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(2 * maxlen) - 1)
-    redis.call('PUBLISH', ARGV[2], added)
-end
-return added
-"""
-
-# `_APPEND`, and each notification added is first queued for webhook delivery on the inbox
-# stream (entry fields as `WebhookStore.queue_into` writes them), in the same atomic step: one
-# Redis only (the inbox and the feed lie in different cluster slots). KEYS: feed, ids, inbox;
-# ARGV: max length, channel, player, then id, kind, body triples.
-_APPEND_QUEUED = """
-local added = 0
-local last = nil
-local maxlen = tonumber(ARGV[1])
+local inbox = KEYS[3]
 for i = 4, #ARGV, 3 do
     if not redis.call('ZSCORE', KEYS[2], ARGV[i]) then
-        redis.call('XADD', KEYS[3], '*', 'p', ARGV[3], 'k', ARGV[i + 1], 'n', ARGV[i + 2])
+        if inbox then
+            redis.call('XADD', inbox, '*', 'p', ARGV[3], 'k', ARGV[i + 1], 'n', ARGV[i + 2])
+        end
         last = redis.call('XADD', KEYS[1], 'MAXLEN', maxlen, '*', 'n', ARGV[i + 2])
         redis.call('ZADD', KEYS[2], tonumber(string.match(last, '^(%d+)')), ARGV[i])
         added = added + 1
@@ -116,7 +100,6 @@ class NotificationFeed:
         self.prefix = prefix
         self.retention = retention
         self._append = redis.register_script(_APPEND)
-        self._append_queued = redis.register_script(_APPEND_QUEUED)
 
     def _feed(self, player_id: str) -> str:
         return player_tag(self.prefix, player_id) + "feed"
@@ -128,13 +111,18 @@ class NotificationFeed:
         """Add the notifications the feed does not hold yet; how many were added."""
         if not notifications:
             return 0
-        args: list[Any] = [self.retention, feed_channel(self.prefix, player_id)]
-        for notification in notifications:
-            args += [notification.id, encode_notification(notification)]
         added: Any = await self._append(
-            keys=[self._feed(player_id), self._ids(player_id)], args=args
+            keys=[self._feed(player_id), self._ids(player_id)],
+            args=self._append_args(player_id, notifications),
         )
         return int(added)
+
+    def _append_args(self, player_id: str, notifications: list[Notification]) -> list[Any]:
+        """The append script's arguments for `notifications` of `player_id`'s feed."""
+        args: list[Any] = [self.retention, feed_channel(self.prefix, player_id), player_id]
+        for notification in notifications:
+            args += [notification.id, notification.kind, encode_notification(notification)]
+        return args
 
     async def append_many(
         self, by_player: dict[str, list[Notification]], before: Callable[[Any], int] | None = None
@@ -156,11 +144,10 @@ class NotificationFeed:
         async with self.redis.pipeline(transaction=False) as pipe:
             first = before(pipe) if before is not None else 0
             for player_id, theirs in by_player.items():
-                args: list[Any] = [self.retention, feed_channel(self.prefix, player_id)]
-                for notification in theirs:
-                    args += [notification.id, encode_notification(notification)]
                 await self._append(
-                    keys=[self._feed(player_id), self._ids(player_id)], args=args, client=pipe
+                    keys=[self._feed(player_id), self._ids(player_id)],
+                    args=self._append_args(player_id, theirs),
+                    client=pipe,
                 )
             done = await pipe.execute() if first or by_player else []
         return sum(int(n) for n in done[first:])
@@ -174,11 +161,8 @@ class NotificationFeed:
         for player_id, theirs in by_player.items():
             if not theirs:
                 continue
-            args: list[Any] = [self.retention, feed_channel(self.prefix, player_id), player_id]
-            for notification in theirs:
-                args += [notification.id, notification.kind, encode_notification(notification)]
             keys = [self._feed(player_id), self._ids(player_id), inbox]
-            steps.append(script_step(self._append_queued, keys, args))
+            steps.append(script_step(self._append, keys, self._append_args(player_id, theirs)))
         return sum(int(n) for n in await run_steps(self.redis, steps))
 
     async def page(self, player_id: str, after: str, limit: int) -> list[FeedEntry]:
