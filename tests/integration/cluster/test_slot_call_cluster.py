@@ -1,17 +1,21 @@
 """A script call sent straight to its slot's master (`slot_call.run_on_slot`) on a real Redis
 Cluster: the same reply as through the cluster client, and the unusual cases handed back to
 the client: a stale slot map (MOVED), a node that lost its scripts (NOSCRIPT), a broken
-connection, a script's own error."""
+connection, a script's own error; and a round of one script call (`Scripts.run_all`) sent
+the same way."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
+from typing import cast
 
 import pytest
 import redis.exceptions
+from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
+from service.adapters.store.scripts import Scripts
 from service.adapters.store.slot_call import run_on_slot
 from tests.cluster.local_cluster import LocalCluster
 
@@ -99,3 +103,18 @@ async def test_a_broken_connection_is_dropped_and_the_call_goes_through_the_clie
         connection._writer.transport.abort()
     assert await run_on_slot(client, script, keys, ["b"]) == 2
     assert await client.lrange(keys[0], 0, -1) == [b"a", b"b"]
+
+
+async def test_a_round_of_one_script_call_keeps_or_raises_its_error_as_a_pipeline_does(
+    client: RedisCluster,
+) -> None:
+    scripts = Scripts(cast(Redis, client))
+    script = client.register_script(_SCRIPT)
+    keys = _keys()
+    assert await scripts.run_all([(script, keys, ["a"])]) == [1]
+    (kept,) = await scripts.run_all([(script, keys, ["boom"])], keep_errors=True)
+    assert isinstance(kept, redis.exceptions.ResponseError) and "boom" in str(kept)
+    with pytest.raises(redis.exceptions.ResponseError, match="boom"):
+        await scripts.run_all([(script, keys, ["boom"])])
+    assert await scripts.run_all([(script, keys, ["b"]), (script, keys, ["c"])]) == [2, 3]
+    assert await client.lrange(keys[0], 0, -1) == [b"a", b"b", b"c"]
