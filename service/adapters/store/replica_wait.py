@@ -101,6 +101,10 @@ class ReplicaWait:
             await connection.disconnect()
             await client.nodes_manager.initialize()  # the slot may have a new master
             raise
+        except RuntimeError as exc:  # uvloop: a socket closed under a connection being opened
+            await connection.disconnect()
+            await client.nodes_manager.initialize()
+            raise redis.exceptions.ConnectionError(f"the connection closed: {exc}") from exc
         finally:
             node.release(connection)
         reply, acked = replies

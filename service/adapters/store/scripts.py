@@ -12,6 +12,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError, ResponseError
 
+from service.adapters.redis_outage import REDIS_OUTAGE
 from service.adapters.store.slot_call import run_on_slot
 
 # One script call: the script, its keys, its arguments.
@@ -68,7 +69,7 @@ class Scripts:
             try:
                 return [await run_on_slot(self.redis, *calls[0])]
             except ResponseError as exc:
-                if not keep_errors:
+                if not keep_errors or isinstance(exc, REDIS_OUTAGE):  # an outage, not the game's
                     raise
                 return [exc]
         replies = await self._pipelined(calls, then)

@@ -7,10 +7,10 @@ project's machine (a one-key script in a loop: about 80 µs through the cluster 
 the client already knows (its slot map), so the hot call (a command's submission) goes on a
 connection of that node's pool instead. Everything unusual goes back through the cluster
 client, which handles it as before: a slot that moved (MOVED, ASK: the script did not run
-there), a cluster that is not ready (TRYAGAIN, CLUSTERDOWN), a script the node lost
-(NOSCRIPT), a connection that failed (the client reconnects, refreshes its slot map and
-retries, as it would have for the call itself: a submission sent again is recognised by its
-command id), or a client whose slot map is not loaded yet.
+there), a cluster that is not ready (TRYAGAIN, CLUSTERDOWN, READONLY, MASTERDOWN), a script
+the node lost (NOSCRIPT), a connection that failed (the client reconnects, refreshes its slot
+map and retries, as it would have for the call itself: a submission sent again is recognised
+by its command id), or a client whose slot map is not loaded yet.
 """
 
 from __future__ import annotations
@@ -28,8 +28,11 @@ _THROUGH_CLIENT = (
     redis.exceptions.TryAgainError,
     redis.exceptions.ClusterDownError,
     redis.exceptions.NoScriptError,
+    redis.exceptions.ReadOnlyError,
+    redis.exceptions.MasterDownError,
 )
-_BROKEN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
+# RuntimeError: uvloop's reply to a write on a socket closed under a connection being opened.
+_BROKEN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError, RuntimeError)
 
 
 async def run_on_slot(
