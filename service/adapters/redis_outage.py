@@ -17,3 +17,10 @@ REDIS_OUTAGE: tuple[type[Exception], ...] = (
     redis.exceptions.ClusterError,
     redis.exceptions.SlotNotCoveredError,
 )
+
+
+def closed_socket(exc: BaseException) -> bool:
+    """Whether `exc` is uvloop's refusal to write on a socket that closed under a connection
+    being opened (a node killed mid-handshake): redis-py lets this RuntimeError through
+    instead of a ConnectionError; it is an outage all the same."""
+    return isinstance(exc, RuntimeError) and "handler is closed" in str(exc)

@@ -11,7 +11,7 @@ from typing import Any, ParamSpec, TypeVar
 from contracts.api import CommandOutcome
 from contracts.stream import Clock
 from domain.engine import Game
-from service.adapters.redis_outage import REDIS_OUTAGE
+from service.adapters.redis_outage import REDIS_OUTAGE, closed_socket
 from service.adapters.store.records import CommandRecord
 from service.shared.errors import InvalidInput, Unavailable
 
@@ -35,6 +35,10 @@ def redis_guarded(
         try:
             return await method(*args, **kwargs)
         except REDIS_OUTAGE as exc:
+            raise Unavailable("redis.unavailable", f"storage unavailable: {exc}") from None
+        except RuntimeError as exc:
+            if not closed_socket(exc):
+                raise
             raise Unavailable("redis.unavailable", f"storage unavailable: {exc}") from None
 
     guarded.__name__ = method.__name__

@@ -24,6 +24,8 @@ from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
 
+from service.adapters.store.slot_call import run_on_slot
+
 
 class NotReplicated(redis.exceptions.ConnectionError):
     """Fewer replicas than asked for acknowledged a write in time (a failover under way, or a
@@ -42,6 +44,8 @@ class ReplicaWait:
     ) -> Any:
         """Run `script`; with replicas asked for, return its reply only once they hold it."""
         if self.replicas <= 0:
+            if isinstance(client, RedisCluster):
+                return await run_on_slot(client, script, keys, args)
             return await script(keys=keys, args=args)
         for attempt in range(2):  # once more after loading the script (a restart lost it)
             try:
@@ -97,6 +101,10 @@ class ReplicaWait:
             await connection.disconnect()
             await client.nodes_manager.initialize()  # the slot may have a new master
             raise
+        except RuntimeError as exc:  # uvloop: a socket closed under a connection being opened
+            await connection.disconnect()
+            await client.nodes_manager.initialize()
+            raise redis.exceptions.ConnectionError(f"the connection closed: {exc}") from exc
         finally:
             node.release(connection)
         reply, acked = replies

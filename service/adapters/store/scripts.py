@@ -8,8 +8,12 @@ from importlib import resources
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, ResponseError
+
+from service.adapters.redis_outage import REDIS_OUTAGE
+from service.adapters.store.slot_call import run_on_slot
 
 # One script call: the script, its keys, its arguments.
 ScriptCall = tuple[AsyncScript, Sequence[Any], Sequence[Any]]
@@ -60,6 +64,14 @@ class Scripts:
         With `keep_errors`, a script's error reply is returned in its place instead (the calls
         of a round are independent: one game's failure is not the others').
         """
+        if len(calls) == 1 and then is None and isinstance(self.redis, RedisCluster):
+            # One call (an empty runner's take or end): straight to its slot's master.
+            try:
+                return [await run_on_slot(self.redis, *calls[0])]
+            except ResponseError as exc:
+                if not keep_errors or isinstance(exc, REDIS_OUTAGE):  # an outage, not the game's
+                    raise
+                return [exc]
         replies = await self._pipelined(calls, then)
         lost = [n for n, reply in enumerate(replies[: len(calls)]) if _lost_script(reply)]
         if lost:
