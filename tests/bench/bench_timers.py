@@ -118,15 +118,18 @@ async def timed_against_untimed(load: TimerLoad) -> dict[str, Any]:
                 cpu_s[kind] += sum(meter.used.values())
     commands = load.rounds * load.games * load.commands_per_game
     cpu_ms = {kind: 1000 * used / commands for kind, used in cpu_s.items()}
-    return {
+    figures: dict[str, Any] = {
         "e2e_untimed_per_s": sum(rates["untimed"]) / load.rounds,
         "e2e_timed_per_s": sum(rates["timed"]) / load.rounds,
         "cpu_ms_untimed": cpu_ms["untimed"],
         "cpu_ms_timed": cpu_ms["timed"],
         "timed_vs_untimed": sum(rates["timed"]) / sum(rates["untimed"]),
-        "timed_vs_untimed_cpu": cpu_ms["untimed"] / cpu_ms["timed"],
         "timer_rounds": {f"{kind}_per_s": rate for kind, rate in rates.items()},
     }
+    # A run shorter than the kernel's CPU clock tick (a tiny load) may count no CPU at all.
+    if cpu_ms["untimed"] > 0 and cpu_ms["timed"] > 0:
+        figures["timed_vs_untimed_cpu"] = cpu_ms["untimed"] / cpu_ms["timed"]
+    return figures
 
 
 async def timer_figures(redis_url: str, load: TimerLoad) -> dict[str, Any]:
