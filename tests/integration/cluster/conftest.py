@@ -4,11 +4,13 @@ one per test module; tests that kill a master start their own."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from redis.asyncio import Redis
 
+from service.adapters.redis_clients import event_redis
 from tests.cluster.local_cluster import LocalCluster
 
 
@@ -22,3 +24,16 @@ def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalClu
         yield cluster.start()
     finally:
         cluster.stop()
+
+
+@pytest.fixture(params=["one redis", "cluster"])
+async def either_redis(request: pytest.FixtureRequest) -> AsyncIterator[Redis]:
+    """A client of the real Redis at 6379, then of this module's cluster: a test using it runs
+    on both."""
+    if request.param == "cluster":
+        cluster: LocalCluster = request.getfixturevalue("redis_cluster")
+        redis = event_redis(cluster.url, cluster=True)
+    else:
+        redis = Redis.from_url("redis://127.0.0.1:6379/0")
+    yield redis
+    await redis.aclose()

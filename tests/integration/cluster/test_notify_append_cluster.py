@@ -5,37 +5,23 @@ Redis: every feed gets its own, the inbox gets every entry, a repeat adds nothin
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
 
 import pytest
 from redis.asyncio import Redis
 
 from service.adapters.notification_feed import NotificationFeed, encode_notification
-from service.adapters.redis_clients import event_redis
 from service.adapters.webhooks import WebhookStore
 from service.core.notifying.derive import notify
-from tests.cluster.local_cluster import LocalCluster
 
 pytestmark = pytest.mark.anyio
 
 PLAYERS = [f"player-{n}" for n in range(12)]  # enough to spread over the three masters
 
 
-@pytest.fixture(params=["one redis", "cluster"])
-async def client(request: pytest.FixtureRequest) -> AsyncIterator[Redis]:
-    if request.param == "cluster":
-        cluster: LocalCluster = request.getfixturevalue("redis_cluster")
-        redis = event_redis(cluster.url, cluster=True)
-    else:
-        redis = Redis.from_url("redis://127.0.0.1:6379/0")
-    yield redis
-    await redis.aclose()
-
-
-async def test_appends_every_players_notifications_after_queueing_them(client: Redis) -> None:
+async def test_appends_every_players_notifications_after_queueing_them(either_redis: Redis) -> None:
     prefix = f"test-{uuid.uuid4().hex[:8]}:"
-    feed = NotificationFeed(client, prefix, retention=100)
-    webhooks = WebhookStore(client, prefix)
+    feed = NotificationFeed(either_redis, prefix, retention=100)
+    webhooks = WebhookStore(either_redis, prefix)
     by_player = {
         player: [notify(f"g{n}", "your_turn", v, 0) for v in (1, 2)]
         for n, player in enumerate(PLAYERS)
@@ -44,7 +30,7 @@ async def test_appends_every_players_notifications_after_queueing_them(client: R
     try:
         added = await feed.append_many(by_player, lambda pipe: webhooks.queue_into(pipe, queued))
         assert added == 2 * len(PLAYERS)
-        assert await client.xlen(webhooks.inbox) == len(queued)
+        assert await either_redis.xlen(webhooks.inbox) == len(queued)
         for player, theirs in by_player.items():
             assert [e.notification for e in await feed.page(player, "0", 10)] == theirs
         assert await feed.append_many(by_player) == 0  # idempotent by id
@@ -53,4 +39,4 @@ async def test_appends_every_players_notifications_after_queueing_them(client: R
     finally:
         for player in PLAYERS:
             await feed.clear(player)
-        await client.delete(webhooks.inbox)
+        await either_redis.delete(webhooks.inbox)

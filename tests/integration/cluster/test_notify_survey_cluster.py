@@ -6,42 +6,30 @@ cursors moved."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
 
 import pytest
 from redis.asyncio import Redis
 
 from service.adapters.notification_feed import NotifiedCursors, NotifyMarks
 from service.adapters.notify_survey import NotifySurvey
-from service.adapters.redis_clients import event_redis
 from service.adapters.store.keys import GameKeys
-from tests.cluster.local_cluster import LocalCluster
 
 pytestmark = pytest.mark.anyio
 
 GAMES = [f"game-{n}" for n in range(12)]  # enough to spread over the three masters
 
 
-@pytest.fixture(params=["one redis", "cluster"])
-async def client(request: pytest.FixtureRequest) -> AsyncIterator[Redis]:
-    if request.param == "cluster":
-        cluster: LocalCluster = request.getfixturevalue("redis_cluster")
-        redis = event_redis(cluster.url, cluster=True)
-    else:
-        redis = Redis.from_url("redis://127.0.0.1:6379/0")
-    yield redis
-    await redis.aclose()
-
-
-async def test_reads_every_marked_game_and_settles_those_not_marked_again(client: Redis) -> None:
+async def test_reads_every_marked_game_and_settles_those_not_marked_again(
+    either_redis: Redis,
+) -> None:
     prefix = f"survey-{uuid.uuid4().hex[:8]}:"
-    marks, cursors = NotifyMarks(client, prefix), NotifiedCursors(client, prefix)
-    survey = NotifySurvey(client, prefix, marks.key)
+    marks, cursors = NotifyMarks(either_redis, prefix), NotifiedCursors(either_redis, prefix)
+    survey = NotifySurvey(either_redis, prefix, marks.key)
     try:
         for n, game_id in enumerate(GAMES):
             keys = GameKeys(prefix, game_id)
-            await client.hset(keys.meta, mapping={"v": 10 + n, "st": "playing"})
-            await client.hset(keys.seats, mapping={"0": b"p:ada", "1": b"\x01hash"})
+            await either_redis.hset(keys.meta, mapping={"v": 10 + n, "st": "playing"})
+            await either_redis.hset(keys.seats, mapping={"0": b"p:ada", "1": b"\x01hash"})
             await cursors.set(game_id, n)
         await marks.mark(GAMES)
         surveyed = await survey.marked(100)
@@ -50,7 +38,7 @@ async def test_reads_every_marked_game_and_settles_those_not_marked_again(client
         )
         assert all(g.seats == {0: b"p:ada", 1: b"\x01hash"} for g in surveyed)
         # One game is marked again meanwhile: its mark stays; every cursor given moves.
-        await client.zadd(marks.key, {GAMES[0]: 1e15})
+        await either_redis.zadd(marks.key, {GAMES[0]: 1e15})
         assert await survey.settle([(g, g.version) for g in surveyed]) == len(GAMES) - 1
         assert [g for g, _ in await marks.marked(100)] == [GAMES[0]]
         assert [await cursors.get(g) for g in GAMES] == [10 + n for n in range(len(GAMES))]
@@ -58,5 +46,5 @@ async def test_reads_every_marked_game_and_settles_those_not_marked_again(client
         for game_id in GAMES:
             keys = GameKeys(prefix, game_id)
             for key in (keys.meta, keys.seats, keys.base + "notified"):
-                await client.delete(key)
-        await client.delete(marks.key)
+                await either_redis.delete(key)
+        await either_redis.delete(marks.key)
