@@ -37,5 +37,8 @@ def test_submits_with_vanishing_waits_are_answered_and_hold_nothing_up(
                     json={"command_id": f"w{n}-{seat}", "command": {"type": "Move", "steps": 1}},
                     headers={"authorization": f"Bearer {tokens[seat]}"},
                 )
-                assert reply.status_code in (200, 202), reply.text
+                # Queued, or already decided when the outcome was read: applied, or refused
+                # out of turn (the turn read above may predate the last command's move).
+                decided = reply.status_code == 422 and reply.json()["code"] == "turn.not_yours"
+                assert reply.status_code in (200, 202) or decided, reply.text
         assert http.get(f"/games/{game_id}/turn").status_code == 200
