@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from redis.asyncio import Redis
-from redis.exceptions import NoScriptError
 
 from service.adapters.redis_clients import is_cluster
+from service.adapters.script_pipeline import command_step, run_steps, script_step
 from service.adapters.store.keys import GameKeys
 
 # Forget each game's mark unless it was marked again since it was read.
@@ -99,22 +99,16 @@ class NotifySurvey:
         args: list[Any] = []
         for game, _ in settled:
             args += [game.game_id, game.mark]
-        cluster = is_cluster(self.redis)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for game, version in settled:
-                if version is not None:
-                    pipe.set(self._cursor(game.game_id), version)
-            if not cluster:  # on one Redis the settling runs after them, in the same trip
-                # As a plain EVALSHA: redis-py would check the script exists first, a round
-                # trip of its own on every step.
-                pipe.execute_command("EVALSHA", self._settle_many.sha, 1, self.marks_key, *args)
-            replies: list[Any] = await pipe.execute(raise_on_error=False) if len(pipe) else []
-        for reply in replies[:-1] if not cluster else replies:
-            if isinstance(reply, Exception):
-                raise reply
-        if cluster or isinstance(replies[-1], NoScriptError):  # or Redis lost its scripts
-            forgotten: Any = await self._settle_many(keys=[self.marks_key], args=args)
-            return int(forgotten)
-        if isinstance(replies[-1], Exception):
-            raise replies[-1]
-        return int(replies[-1])
+        cursors = [
+            command_step("SET", self._cursor(game.game_id), version)
+            for game, version in settled
+            if version is not None
+        ]
+        settle = script_step(self._settle_many, [self.marks_key], args)
+        if is_cluster(self.redis):  # the cursors and the marks lie in other slots: cursors first
+            await run_steps(self.redis, cursors)
+            replies = await run_steps(self.redis, [settle])
+        else:  # one connection runs them in order, in one round trip
+            replies = await run_steps(self.redis, [*cursors, settle])
+        forgotten: Any = replies[-1]
+        return int(forgotten)
