@@ -2,14 +2,14 @@
  * drawn on it, its events or its refusal, the hash chain, and the fairness proof once over. */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 
-import { reason, spectator } from '../api';
+import { reason } from '../api';
 import type { GameUi } from '../boards/types';
 import { choices, reachable, select, sentence, type Command } from '../moves';
-import { namer, PlayerNames, type PlayerName } from '../names';
+import { namer, PlayerNames } from '../names';
 import type { ReportOf } from '../ops';
 import { link } from '../route';
 import type { Picking } from '../target';
-import { Choices, GameLinks, same } from './common';
+import { Choices, GameLinks, same, usePlayerNames } from './common';
 
 
 export function AuditOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: string; version: number }) {
@@ -18,14 +18,7 @@ export function AuditOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: str
   const [report, setReport] = useState<ReportOf<V, C> | null>(null);
   const [error, setError] = useState('');
   const [selection, setSelection] = useState<string[]>([]);
-  // The players' names: the report carries none, the game's public view does.
-  const [players, setPlayers] = useState<PlayerName[]>([]);
-  useEffect(() => {
-    ui.ops
-      .view(spectator, id)
-      .then((read) => setPlayers(read.players))
-      .catch(() => undefined);
-  }, [id]);
+  const players = usePlayerNames(ui, id);
 
   useEffect(() => {
     ui.ops

@@ -1,8 +1,10 @@
 /** Pieces several pages share: the outcome, the move chooser, links for a game. */
-import type { Schemas } from '../api';
+import { useEffect, useState } from 'preact/hooks';
+
+import { spectator, type Schemas } from '../api';
 import type { GameUi } from '../boards/types';
 import { words, type Command } from '../moves';
-import { useSeatName } from '../names';
+import { useSeatName, type PlayerName } from '../names';
 import { link } from '../route';
 import { Target, type Picking } from '../target';
 
@@ -127,4 +129,17 @@ export function Kinds<C extends Command>(props: { moves: C[]; picking: Picking |
       ))}
     </ul>
   );
+}
+
+/** The game's players' names, from its public view (replay frames and audit reports carry
+ * none); empty until read, and left empty if the read fails. */
+export function usePlayerNames<V, C extends Command>(ui: GameUi<V, C>, id: string): PlayerName[] {
+  const [players, setPlayers] = useState<PlayerName[]>([]);
+  useEffect(() => {
+    ui.ops
+      .view(spectator, id)
+      .then((read) => setPlayers(read.players))
+      .catch(() => undefined);
+  }, [id]);
+  return players;
 }

@@ -2,13 +2,13 @@
  * beside the board. The board at version N is the API's replay at N (the public view). */
 import { useEffect, useState } from 'preact/hooks';
 
-import { reason, spectator } from '../api';
+import { reason } from '../api';
 import type { GameUi } from '../boards/types';
 import type { Command } from '../moves';
 import type { FrameOf } from '../ops';
-import { namer, PlayerNames, type PlayerName } from '../names';
+import { namer, PlayerNames } from '../names';
 import { link, replaceLink } from '../route';
-import { GameLinks, OutcomeText } from './common';
+import { GameLinks, OutcomeText, usePlayerNames } from './common';
 
 
 export function ReplayOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: string; at: number | null }) {
@@ -17,14 +17,7 @@ export function ReplayOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: st
   const [at, setAt] = useState<number | null>(props.at);
   const [frame, setFrame] = useState<FrameOf<V, C> | null>(null);
   const [error, setError] = useState('');
-  // The players' names: the replay's frames carry none, the game's public view does.
-  const [players, setPlayers] = useState<PlayerName[]>([]);
-  useEffect(() => {
-    ui.ops
-      .view(spectator, id)
-      .then((read) => setPlayers(read.players))
-      .catch(() => undefined);
-  }, [id]);
+  const players = usePlayerNames(ui, id);
 
   useEffect(() => {
     let current = true;
