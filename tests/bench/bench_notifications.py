@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import subprocess
 import sys
 import time
@@ -53,6 +52,7 @@ from contracts.webhooks import Endpoint
 from service.adapters.webhooks import WebhookStore
 from service.core.notifying.signing import new_secret
 from tests.bench.bench_peer import own_redis
+from tests.bench.cpu import TICKS_PER_S, all_times, children_of, process_seconds, tree_seconds
 from tests.bench.live import live_skald
 from tests.bench.load import RACE_CONFIG, Table, flood, new_client, recorded_commands
 
@@ -128,68 +128,25 @@ async def flood_players(
 
 def cpu_s(pid: int) -> float:
     """CPU seconds process `pid` used so far (user + system)."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return process_seconds(pid)
 
 
 def tree_cpu_s(root: int) -> float:
     """CPU seconds used so far by process `root` and every live descendant of it."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
-        except OSError:
-            continue
-        children.setdefault(parent, []).append(int(entry))
-    total, todo = 0.0, [root]
-    while todo:
-        pid = todo.pop()
-        try:
-            total += cpu_s(pid)
-        except OSError:  # gone meanwhile
-            continue
-        todo += children.get(pid, [])
-    return total
+    return tree_seconds(root)
 
 
 def process_cpu_s(root: int) -> dict[str, float]:
     """CPU seconds used so far by `skald serve` (`root`), by process: `api` (the serve
     process itself, which runs the HTTP API), `dispatcher`, and `workers` (every other child,
     each with its live descendants)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
-        except OSError:
-            continue
-        children.setdefault(parent, []).append(int(entry))
+    table = all_times()
     used = {"api": 0.0, "workers": 0.0, "dispatcher": 0.0}
-    try:
-        used["api"] = cpu_s(root)
-    except OSError:
+    if root not in table:
         return used
-    for child in children.get(root, []):
-        try:
-            with open(f"/proc/{child}/cmdline", "rb") as cmdline:
-                dispatcher = b"workers.dispatcher" in cmdline.read()
-        except OSError:
-            continue
-        total, todo = 0.0, [child]
-        while todo:
-            pid = todo.pop()
-            try:
-                total += cpu_s(pid)
-            except OSError:  # gone meanwhile
-                continue
-            todo += children.get(pid, [])
-        used["dispatcher" if dispatcher else "workers"] += total
+    used["api"] = table[root].own / TICKS_PER_S
+    for child in children_of(root, table):
+        used["dispatcher" if is_dispatcher(child) else "workers"] += tree_seconds(child, table)
     return used
 
 
@@ -288,19 +245,19 @@ def by_process_ms(runs: list[FloodCpu]) -> dict[str, float]:
 
 def dispatcher_pid(serve_pid: int) -> int:
     """The webhook dispatcher process `skald serve` (`serve_pid`) started."""
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
-                command = cmdline.read().split(b"\0")
-            with open(f"/proc/{entry}/stat") as stat:
-                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
-        except OSError:
-            continue
-        if parent == serve_pid and b"workers.dispatcher" in command:
-            return int(entry)
+    for child in children_of(serve_pid, all_times()):
+        if is_dispatcher(child):
+            return child
     raise RuntimeError("skald serve started no webhook dispatcher")
+
+
+def is_dispatcher(pid: int) -> bool:
+    """Whether process `pid` runs the webhook dispatcher (False once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            return b"workers.dispatcher" in cmdline.read().split(b"\0")
+    except OSError:
+        return False
 
 
 class ReceiverProcess:

@@ -103,3 +103,30 @@ class CpuMeter:
         self.used = {name: (ended[name] - self._started[name]) / TICKS_PER_S for name in ended}
         self._started = {}  # each window is started anew
         return self.used
+
+
+def process_seconds(pid: int) -> float:
+    """CPU seconds process `pid` used so far (its own, user + system); OSError once gone."""
+    times = _times(pid)
+    if times is None:
+        raise ProcessLookupError(pid)
+    return times.own / TICKS_PER_S
+
+
+def tree_seconds(root: int, table: dict[int, Times] | None = None) -> float:
+    """CPU seconds used so far by process `root` and every live process below it (their own
+    time, not that of children already reaped), read from `table` (default: /proc now)."""
+    table = _all_times() if table is None else table
+    return sum(table[pid].own for pid in [root, *_descendants(root, table)] if pid in table) / (
+        TICKS_PER_S
+    )
+
+
+def children_of(root: int, table: dict[int, Times]) -> list[int]:
+    """The live children of process `root` in `table`."""
+    return [pid for pid, times in table.items() if times.ppid == root]
+
+
+def all_times() -> dict[int, Times]:
+    """Every live process's CPU ticks, by pid."""
+    return _all_times()
