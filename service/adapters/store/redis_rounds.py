@@ -81,7 +81,7 @@ class RedisDrainRounds(RedisShardTakes):
         ready_key = self.ready_key
         *replies, reply = await self.scripts.run_all(
             calls,
-            lambda pipe: pipe.bzmpop(wait_s, 1, [ready_key], min=True, count=count),
+            [("BZMPOP", wait_s, 1, ready_key, "MIN", "COUNT", count)],
             keep_errors=True,
         )
         outcomes = self._round_committed(batches, replies[:commits], failed)

@@ -62,12 +62,9 @@ class RedisShardTakes(RedisGames):
         targets = self._targets(runner_job_id, homes)
         takes = self._takes(runner_job_id, count, targets)
 
-        def look_up_homes(pipe: Any) -> None:
-            for index in indexes:
-                pipe.zscore(index.runners, runner_job_id)
-
+        look_up_homes = [("ZSCORE", index.runners, runner_job_id) for index in indexes]
         replies = await self.scripts.run_all(
-            [*calls, *takes], None if homes is not None else look_up_homes, keep_errors=True
+            [*calls, *takes], () if homes is not None else look_up_homes, keep_errors=True
         )
         commits, taken_lists = replies[: len(calls)], replies[len(calls) : len(calls) + len(takes)]
         for reply in taken_lists:

@@ -24,6 +24,7 @@ from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
 
+from service.adapters.script_pipeline import pipelined, run_steps, script_step
 from service.adapters.store.slot_call import run_on_slot
 
 
@@ -46,7 +47,8 @@ class ReplicaWait:
         if self.replicas <= 0:
             if isinstance(client, RedisCluster):
                 return await run_on_slot(client, script, keys, args)
-            return await script(keys=keys, args=args)
+            [reply] = await run_steps(client, [script_step(script, keys, args)])
+            return reply
         for attempt in range(2):  # once more after loading the script (a restart lost it)
             try:
                 if isinstance(client, RedisCluster):
@@ -68,10 +70,13 @@ class ReplicaWait:
     async def _pipelined(
         self, client: Redis, script: AsyncScript, keys: Sequence[Any], args: Sequence[Any]
     ) -> tuple[Any, Any]:
-        async with client.pipeline(transaction=False) as pipe:
-            pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
-            pipe.execute_command("WAIT", self.replicas, self.timeout_ms)
-            reply, acked = await pipe.execute(raise_on_error=False)
+        reply, acked = await pipelined(
+            client,
+            [
+                script_step(script, keys, args).words(),
+                ("WAIT", self.replicas, self.timeout_ms),
+            ],
+        )
         for item in (reply, acked):
             if isinstance(item, Exception):
                 raise item

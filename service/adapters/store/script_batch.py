@@ -6,8 +6,8 @@ reply, 90-180 µs of the process's CPU each. `ScriptBatch.run` queues the call i
 calls queued by every task that runs in this turn of the loop leave together, in one pipeline,
 once the loop has run them all, and each caller gets its own reply or its own error
 (`Scripts.run_all` with `keep_errors`: one call's failure is not the others'; a script Redis
-lost on a restart is loaded and its calls run again). A call alone in its turn runs as before,
-a turn of the loop later.
+lost on a restart is loaded and its calls run again). A call alone in its turn goes the same
+way, a turn of the loop later.
 
 A pipeline, not a transaction: each script is atomic by itself, and calls from different
 callers are independent. A caller cancelled before its batch leaves is not sent; one cancelled
@@ -55,15 +55,7 @@ class ScriptBatch:
     async def _send(self, queued: list[tuple[ScriptCall, asyncio.Future[Any]]]) -> None:
         replies: list[Any]
         try:
-            if len(queued) == 1:
-                (script, keys, args), _ = queued[0]
-                try:
-                    replies = [await script(keys=keys, args=args)]
-                except Exception as error:  # answered to its caller below
-                    replies = [error]
-            else:
-                calls = [call for call, _ in queued]
-                replies = await self._scripts.run_all(calls, keep_errors=True)
+            replies = await self._scripts.run_all([call for call, _ in queued], keep_errors=True)
         except BaseException as error:  # the connection, or the loop stopping: every caller
             for _, future in queued:
                 if not future.done():

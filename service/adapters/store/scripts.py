@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -10,9 +10,10 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import ResponseError
 
 from service.adapters.redis_outage import REDIS_OUTAGE
+from service.adapters.script_pipeline import command_step, run_steps, script_step
 from service.adapters.store.slot_call import run_on_slot
 
 # One script call: the script, its keys, its arguments.
@@ -51,20 +52,21 @@ class Scripts:
     async def run_all(
         self,
         calls: Sequence[ScriptCall],
-        then: Callable[[Any], object] | None = None,
+        then: Sequence[Sequence[Any]] = (),
         keep_errors: bool = False,
     ) -> list[Any]:
         """Run script calls in one round trip and return their replies in order.
 
         A pipeline, not a transaction: each script is atomic by itself and the calls are
-        independent (a drain round's games). A call refused because Redis lost its scripts
-        (a restart) did not run; it is run again once the script is loaded. Any other error
-        reply is raised. `then(pipeline)` may queue plain commands after the scripts (a
-        runner's blocking take); their replies follow the scripts', and they are not re-run.
-        With `keep_errors`, a script's error reply is returned in its place instead (the calls
-        of a round are independent: one game's failure is not the others').
+        independent (a drain round's games); `script_pipeline.run_steps` sends them. A call
+        refused because Redis lost its scripts (a restart) did not run; it is run again once
+        the script is loaded. Any other error reply is raised. `then` holds plain commands
+        sent after the scripts (a runner's blocking take); their replies follow the scripts',
+        they are not re-run, and their errors are raised. With `keep_errors`, a script's
+        error reply is returned in its place instead (the calls of a round are independent:
+        one game's failure is not the others').
         """
-        if len(calls) == 1 and then is None and isinstance(self.redis, RedisCluster):
+        if len(calls) == 1 and not then and isinstance(self.redis, RedisCluster):
             # One call (an empty runner's take or end): straight to its slot's master.
             try:
                 return [await run_on_slot(self.redis, *calls[0])]
@@ -72,31 +74,6 @@ class Scripts:
                 if not keep_errors or isinstance(exc, REDIS_OUTAGE):  # an outage, not the game's
                     raise
                 return [exc]
-        replies = await self._pipelined(calls, then)
-        lost = [n for n, reply in enumerate(replies[: len(calls)]) if _lost_script(reply)]
-        if lost:
-            for script in {id(calls[n][0]): calls[n][0] for n in lost}.values():
-                await self.redis.script_load(script.script)
-            for n, reply in zip(lost, await self._pipelined([calls[n] for n in lost]), strict=True):
-                replies[n] = reply
-        for reply in replies[len(calls) :] if keep_errors else replies:
-            if isinstance(reply, Exception):
-                raise reply
-        return replies
-
-    async def _pipelined(
-        self, calls: Sequence[ScriptCall], then: Callable[[Any], object] | None = None
-    ) -> list[Any]:
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for script, keys, args in calls:
-                # As a command, not `pipe.evalsha`: a cluster pipeline refuses that method,
-                # and routes EVALSHA by its keys (a game's slot) all the same.
-                pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
-            if then is not None:
-                then(pipe)
-            replies: list[Any] = await pipe.execute(raise_on_error=False)
-        return replies
-
-
-def _lost_script(reply: Any) -> bool:
-    return isinstance(reply, NoScriptError)
+        steps = [script_step(script, keys, args) for script, keys, args in calls]
+        steps += [command_step(*words) for words in then]
+        return await run_steps(self.redis, steps, keep_errors)
