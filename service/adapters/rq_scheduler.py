@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
+import os
 import secrets
 from typing import Protocol
 
@@ -26,8 +28,23 @@ class DrainScheduler(Protocol):
 
 
 def runner_job_id(queue_name: str) -> str:
-    """A runner job id: the queue's name and a random suffix (RQ allows [A-Za-z0-9_-])."""
-    return f"{queue_name}-runner-{secrets.token_hex(8)}"
+    """A runner job id: the queue's name, a random token of this process's own and a count
+    (RQ allows [A-Za-z0-9_-]). Unique without drawing random bytes on every call: the API
+    asks for one with every submit (in case it must start a runner)."""
+    return f"{queue_name}-runner-{_process_token()}-{next(_job_numbers):x}"
+
+
+_job_numbers = itertools.count()
+_token: tuple[int, str] = (0, "")
+
+
+def _process_token() -> str:
+    """A random token drawn once per process (again in a forked child)."""
+    global _token
+    pid = os.getpid()
+    if _token[0] != pid:
+        _token = (pid, secrets.token_hex(6))
+    return _token[1]
 
 
 class RQScheduler:

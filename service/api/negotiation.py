@@ -71,6 +71,12 @@ def _deeper_than(value: Any, max_depth: int) -> bool:
     return False
 
 
+def refuse_deeper(value: Any, max_depth: int) -> None:
+    """Refuse (400) a decoded value nesting arrays and objects more than `max_depth` levels."""
+    if _deeper_than(value, max_depth):
+        raise _too_deep(max_depth)
+
+
 def _too_deep(max_depth: int) -> InvalidInput:
     return InvalidInput(
         BODY_TOO_DEEP,

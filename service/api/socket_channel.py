@@ -28,7 +28,7 @@ from contracts.api import CommandOutcome, Problem
 from service.facade.live import LiveMessage
 from service.shared.errors import InvalidInput, ServiceError
 
-from .negotiation import JSON, decode_body
+from .negotiation import JSON, decode_body, refuse_deeper
 from .problems import status_phrase
 
 # WebSocket close codes (RFC 6455 7.4): a refused hello, a server going away.
@@ -64,7 +64,10 @@ _JSON_TYPE = (JSON, {"charset": "utf-8"})
 
 
 def parse_frame(data: str | bytes, max_bytes: int, max_depth: int) -> Hello | SocketCommand:
-    """A client frame, checked as a request body is (size, depth, JSON), then by its type."""
+    """A client frame, checked as a request body is (size, depth, JSON), then by its type.
+
+    Decoded once, by its type; only a frame that does not decode is decoded again as plain
+    JSON, so that a malformed, non-UTF-8 or too deep frame gets the body's own problem."""
     raw = data.encode() if isinstance(data, str) else data
     if len(raw) > max_bytes:
         raise InvalidInput(
@@ -73,15 +76,17 @@ def parse_frame(data: str | bytes, max_bytes: int, max_depth: int) -> Hello | So
             status=413,
             details={"max_bytes": max_bytes},
         )
-    decode_body(raw, _JSON_TYPE, max_depth)  # malformed JSON, too deep: the body's problems
     try:
         frame: Hello | SocketCommand = _CLIENT_FRAME.decode(raw)
-    except msgspec.ValidationError as error:
+    except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as error:
+        decode_body(raw, _JSON_TYPE, max_depth)  # malformed JSON, too deep: the body's problems
         raise InvalidInput(
             FRAME_MALFORMED,
             f"not a frame of this channel: {error} (a `hello`, then `command` frames)",
             status=400,
         ) from error
+    if isinstance(frame, SocketCommand):  # the frame is one level, its command the next
+        refuse_deeper(frame.command, max_depth - 1)
     return frame
 
 
