@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -13,6 +14,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect as ws_connect
 
 from service import bootstrap
 from service.adapters.embedded_redis import EmbeddedRedis, free_port, running_url
@@ -172,3 +175,43 @@ def test_serve_with_an_open_stream_stops_within_its_grace_period(
     assert server.returncode == 0, output.decode()
     assert stopped < GRACE_S + STOP_MARGIN_S
     assert b'"embedded_redis.stopped"' in output
+
+
+def test_serve_with_an_open_seat_socket_closes_it_and_stops_within_its_grace_period(
+    tmp_path: Path,
+) -> None:
+    # Given `skald serve` with a seat following its game on its WebSocket
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "0"],
+        env={**skald_env(tmp_path / ".skald"), "SKALD_SHUTDOWN_GRACE_S": str(GRACE_S)},
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            wait_until_ready(http, server)
+            created = http.post("/v1/games", json={"game": "race", "config": {"players": 2}})
+            game_id = created.json()["game_id"]
+            token = http.post(f"/v1/games/{game_id}/seats", json={}).json()["token"]
+        url = f"ws://127.0.0.1:{port}/v1/games/{game_id}/socket"
+        with ws_connect(url) as socket:
+            socket.send(json.dumps({"type": "hello", "token": token}))
+            assert json.loads(socket.recv(timeout=10))["type"] == "view"
+            # When the server is terminated
+            server.send_signal(signal.SIGTERM)
+            stopping = time.monotonic()
+            # Then the server closes the connection, with nothing else sent
+            with pytest.raises(ConnectionClosed) as closed:
+                socket.recv(timeout=GRACE_S + STOP_MARGIN_S)
+            ended = time.monotonic() - stopping
+        output, _ = server.communicate(timeout=GRACE_S + STOP_MARGIN_S)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    # 1001 going away (the feed's end), or 1012 service restart (uvicorn's own, on shutdown)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code in (1001, 1012)
+    assert ended < GRACE_S, f"the socket outlived the grace period ({ended:.1f} s)"
+    assert server.returncode == 0, output.decode()

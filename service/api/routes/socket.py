@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import itertools
 import secrets
+from collections.abc import AsyncIterator
 from typing import Any
 
 from litestar import WebSocket, websocket
@@ -42,7 +43,7 @@ from ..socket_channel import (
     problem_frame,
     validate_hello,
 )
-from .stream import _CLOSE, STREAMS_CLOSING_STATE_KEY, StreamsClosing, _pump
+from .stream import STREAMS_CLOSING_STATE_KEY, StreamsClosing
 
 
 def _metrics(socket: WebSocket[Any, Any, Any]) -> ApiMetrics:
@@ -140,14 +141,31 @@ async def _hello(channel: _Channel) -> tuple[int, Hello] | None:
 
 
 async def _feed(
-    channel: _Channel, feed: LiveFeed, queue: asyncio.Queue[Update | None], opening: Any
+    channel: _Channel, feed: LiveFeed, updates: AsyncIterator[Update], opening: Any
 ) -> None:
-    """Send the opening messages, then every version as updates come, until the queue ends."""
+    """Send the opening messages, then every version as updates come. Reads the updates
+    itself (no task and queue between: one task wake-up fewer per update); ended by being
+    cancelled (the client gone, the server closing, `_FeedEnder`)."""
     for message in opening:
         await channel.send(live_frame(message))
-    while (update := await queue.get()) is not _CLOSE:
-        for message in await feed.catch_up(update):
-            await channel.send(live_frame(message))
+    try:
+        async for update in updates:
+            for message in await feed.catch_up(update):
+                await channel.send(live_frame(message))
+    except ServiceError:  # Redis lost while rechecking: the connection ends, the client resumes
+        return
+
+
+class _FeedEnder:
+    """Stands for a socket's feed among the streams that end with the server: ending it
+    cancels the feed's task (whose end closes the connection)."""
+
+    def __init__(self, feeding: asyncio.Task[None]) -> None:
+        self.feeding = feeding
+
+    def put_nowait(self, item: Update | None) -> None:
+        """End the feed (the only item a closing server gives)."""
+        self.feeding.cancel()
 
 
 async def _commands(channel: _Channel, seat: int) -> None:
@@ -213,14 +231,14 @@ async def _serve(channel: _Channel, seat: int, hello: Hello, closing: StreamsClo
         await channel.send(problem_frame(too_far, channel.request_id()))
         return
     feed = LiveFeed(skald.reads, game_id, seat, after=after, patches=hello.view == "patch")
-    queue: asyncio.Queue[Update | None] = asyncio.Queue()
-    pump = asyncio.create_task(_pump(updates, queue))
-    closing.add(queue)
+    ender: _FeedEnder | None = None
     metrics = _metrics(channel.socket)
     metrics.streams_open.inc()
     try:
         opening = await feed.catch_up()
-        feeding = asyncio.create_task(_feed(channel, feed, queue, opening))
+        feeding = asyncio.create_task(_feed(channel, feed, updates, opening))
+        ender = _FeedEnder(feeding)
+        closing.add(ender)  # ended at once if the server is closing already
         reading = asyncio.create_task(_commands(channel, seat))
         await asyncio.wait({feeding, reading}, return_when=asyncio.FIRST_COMPLETED)
         for task in (feeding, reading):
@@ -231,8 +249,6 @@ async def _serve(channel: _Channel, seat: int, hello: Hello, closing: StreamsClo
                 raise result
     finally:
         metrics.streams_open.dec()
-        closing.discard(queue)
-        pump.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await pump
+        if ender is not None:
+            closing.discard(ender)
         await updates.aclose()

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol
 
 from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
@@ -45,20 +45,28 @@ SKIP_COMPRESSION = "skip_compression"  # route opt: the compression middleware l
 _CLOSE = None  # put in a stream's queue: end the stream
 
 
+class Closable(Protocol):
+    """What ends one open stream: its queue (given `_CLOSE`), or whatever stands in for it."""
+
+    def put_nowait(self, item: Update | None) -> None:
+        """Take `item`; `_CLOSE` ends the stream."""
+        ...
+
+
 class StreamsClosing:
     """The open streams of one app, ended together when the server shuts down."""
 
     def __init__(self) -> None:
         self.closed = False
-        self._queues: set[asyncio.Queue[Update | None]] = set()
+        self._queues: set[Closable] = set()
 
-    def add(self, queue: asyncio.Queue[Update | None]) -> None:
+    def add(self, queue: Closable) -> None:
         """Follow a stream's queue (ended at once if the server is already closing)."""
         self._queues.add(queue)
         if self.closed:
             queue.put_nowait(_CLOSE)
 
-    def discard(self, queue: asyncio.Queue[Update | None]) -> None:
+    def discard(self, queue: Closable) -> None:
         """Forget a stream that ended."""
         self._queues.discard(queue)
 
