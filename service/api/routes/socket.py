@@ -62,6 +62,10 @@ class _Channel:
         self.max_depth: int = socket.app.state[MAX_BODY_DEPTH_STATE_KEY]
         self._ids = (f"ws-{secrets.token_hex(6)}-{n}" for n in itertools.count())
         self._waits: set[asyncio.Task[None]] = set()
+        # Held while a command is submitted until its answer is sent: the feed sends a version
+        # only after the outcome of a command the seat sent before it (a submit may wait for a
+        # runner job to be queued while a running runner already applied the command).
+        self.answering = asyncio.Lock()
 
     def request_id(self) -> str:
         """A fresh id for what one frame asks (logged with the command, as X-Request-ID is)."""
@@ -81,22 +85,23 @@ class _Channel:
 
     async def command(self, frame: SocketCommand, seat: int) -> None:
         """Submit a command; answer with its outcome (now, or once decided with `wait`)."""
-        try:
-            wait = bounded_wait(frame.wait, self.skald.settings.max_wait_s)
-            commands = self.skald.commands
-            outcome = await commands.submit(
-                self.game_id, seat, frame.command_id, frame.command, self.request_id()
-            )
-        except ServiceError as error:
-            await self.send(problem_frame(error, self.request_id(), frame.command_id))
-            return
-        _metrics(self.socket).commands.labels(outcome.status).inc()
-        if outcome.status == "queued" and wait > 0:
-            task = asyncio.create_task(self._outcome_later(frame.command_id, seat, wait))
-            self._waits.add(task)
-            task.add_done_callback(self._waits.discard)
-            return
-        await self.send(outcome_frame(outcome))
+        async with self.answering:
+            try:
+                wait = bounded_wait(frame.wait, self.skald.settings.max_wait_s)
+                commands = self.skald.commands
+                outcome = await commands.submit(
+                    self.game_id, seat, frame.command_id, frame.command, self.request_id()
+                )
+            except ServiceError as error:
+                await self.send(problem_frame(error, self.request_id(), frame.command_id))
+                return
+            _metrics(self.socket).commands.labels(outcome.status).inc()
+            if outcome.status == "queued" and wait > 0:
+                task = asyncio.create_task(self._outcome_later(frame.command_id, seat, wait))
+                self._waits.add(task)
+                task.add_done_callback(self._waits.discard)
+                return
+            await self.send(outcome_frame(outcome))
 
     async def _outcome_later(self, command_id: str, seat: int, wait: float) -> None:
         try:
@@ -150,8 +155,10 @@ async def _feed(
         await channel.send(live_frame(message))
     try:
         async for update in updates:
-            for message in await feed.catch_up(update):
-                await channel.send(live_frame(message))
+            messages = await feed.catch_up(update)
+            async with channel.answering:  # after the outcome of a command being answered
+                for message in messages:
+                    await channel.send(live_frame(message))
     except ServiceError:  # Redis lost while rechecking: the connection ends, the client resumes
         return
 
