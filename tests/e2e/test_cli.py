@@ -134,25 +134,36 @@ GRACE_S = 3  # SKALD_SHUTDOWN_GRACE_S for the test below
 STOP_MARGIN_S = 12
 
 
+def serve_with_grace(tmp_path: Path, port: int) -> subprocess.Popen[bytes]:
+    """`skald serve` (no workers) on `port` with a `GRACE_S` shutdown grace period."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "0"],
+        env={**skald_env(tmp_path / ".skald"), "SKALD_SHUTDOWN_GRACE_S": str(GRACE_S)},
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+
+
+def new_race(http: httpx.Client) -> str:
+    """A new two-seat race's id."""
+    game_id: str = http.post("/v1/games", json={"game": "race", "config": {"players": 2}}).json()[
+        "game_id"
+    ]
+    return game_id
+
+
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_serve_with_an_open_stream_stops_within_its_grace_period(
     tmp_path: Path, stop: signal.Signals
 ) -> None:
     # Given `skald serve` with a client following a game's live stream
-    data_dir = tmp_path / ".skald"
     port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "0"],
-        env={**skald_env(data_dir), "SKALD_SHUTDOWN_GRACE_S": str(GRACE_S)},
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
+    server = serve_with_grace(tmp_path, port)
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
             wait_until_ready(http, server)
-            created = http.post("/v1/games", json={"game": "race", "config": {"players": 2}})
-            game_id = created.json()["game_id"]
+            game_id = new_race(http)
             with http.stream("GET", f"/v1/games/{game_id}/stream") as stream:
                 lines = stream.iter_lines()
                 # (a first connection opens at the current view)
@@ -182,18 +193,11 @@ def test_serve_with_an_open_seat_socket_closes_it_and_stops_within_its_grace_per
 ) -> None:
     # Given `skald serve` with a seat following its game on its WebSocket
     port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "0"],
-        env={**skald_env(tmp_path / ".skald"), "SKALD_SHUTDOWN_GRACE_S": str(GRACE_S)},
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
+    server = serve_with_grace(tmp_path, port)
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
             wait_until_ready(http, server)
-            created = http.post("/v1/games", json={"game": "race", "config": {"players": 2}})
-            game_id = created.json()["game_id"]
+            game_id = new_race(http)
             token = http.post(f"/v1/games/{game_id}/seats", json={}).json()["token"]
         url = f"ws://127.0.0.1:{port}/v1/games/{game_id}/socket"
         with ws_connect(url) as socket:
