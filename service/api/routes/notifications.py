@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Annotated, Any
 
 from litestar import Request, Response, get, post
@@ -168,7 +169,8 @@ async def stream_notifications(
     async def messages() -> AsyncIterator[ServerSentEventMessage]:
         queue: asyncio.Queue[Any] = asyncio.Queue()
         pump = asyncio.create_task(_pump(batches, queue))
-        closing.add(queue)
+        end = partial(queue.put_nowait, None)
+        closing.add(end)
         metrics.streams_open.inc()
         try:
             while True:
@@ -184,7 +186,7 @@ async def stream_notifications(
                     yield notification_message(entry)
         finally:
             metrics.streams_open.dec()
-            closing.discard(queue)
+            closing.discard(end)
             pump.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await pump

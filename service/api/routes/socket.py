@@ -150,7 +150,7 @@ async def _feed(
 ) -> None:
     """Send the opening messages, then every version as updates come. Reads the updates
     itself (no task and queue between: one task wake-up fewer per update); ended by being
-    cancelled (the client gone, the server closing, `_FeedEnder`)."""
+    cancelled (the client gone, the server closing)."""
     for message in opening:
         await channel.send(live_frame(message))
     try:
@@ -161,18 +161,6 @@ async def _feed(
                     await channel.send(live_frame(message))
     except ServiceError:  # Redis lost while rechecking: the connection ends, the client resumes
         return
-
-
-class _FeedEnder:
-    """Stands for a socket's feed among the streams that end with the server: ending it
-    cancels the feed's task (whose end closes the connection)."""
-
-    def __init__(self, feeding: asyncio.Task[None]) -> None:
-        self.feeding = feeding
-
-    def put_nowait(self, item: Update | None) -> None:
-        """End the feed (the only item a closing server gives)."""
-        self.feeding.cancel()
 
 
 async def _commands(channel: _Channel, seat: int) -> None:
@@ -238,14 +226,13 @@ async def _serve(channel: _Channel, seat: int, hello: Hello, closing: StreamsClo
         await channel.send(problem_frame(too_far, channel.request_id()))
         return
     feed = LiveFeed(skald.reads, game_id, seat, after=after, patches=hello.view == "patch")
-    ender: _FeedEnder | None = None
+    feeding: asyncio.Task[None] | None = None
     metrics = _metrics(channel.socket)
     metrics.streams_open.inc()
     try:
         opening = await feed.catch_up()
         feeding = asyncio.create_task(_feed(channel, feed, updates, opening))
-        ender = _FeedEnder(feeding)
-        closing.add(ender)  # ended at once if the server is closing already
+        closing.add(feeding.cancel)  # called at once if the server is closing already
         reading = asyncio.create_task(_commands(channel, seat))
         await asyncio.wait({feeding, reading}, return_when=asyncio.FIRST_COMPLETED)
         for task in (feeding, reading):
@@ -256,6 +243,6 @@ async def _serve(channel: _Channel, seat: int, hello: Hello, closing: StreamsClo
                 raise result
     finally:
         metrics.streams_open.dec()
-        if ender is not None:
-            closing.discard(ender)
+        if feeding is not None:
+            closing.discard(feeding.cancel)
         await updates.aclose()

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
-from typing import Annotated, Any, Literal, Protocol
+from collections.abc import AsyncIterator, Callable
+from functools import partial
+from typing import Annotated, Any, Literal
 
 from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
@@ -45,36 +46,29 @@ SKIP_COMPRESSION = "skip_compression"  # route opt: the compression middleware l
 _CLOSE = None  # put in a stream's queue: end the stream
 
 
-class Closable(Protocol):
-    """What ends one open stream: its queue (given `_CLOSE`), or whatever stands in for it."""
-
-    def put_nowait(self, item: Update | None) -> None:
-        """Take `item`; `_CLOSE` ends the stream."""
-        ...
-
-
 class StreamsClosing:
-    """The open streams of one app, ended together when the server shuts down."""
+    """The open streams of one app, ended together when the server shuts down. Each stream is
+    followed by what ends it: a call putting `_CLOSE` in its queue, or cancelling its task."""
 
     def __init__(self) -> None:
         self.closed = False
-        self._queues: set[Closable] = set()
+        self._ends: set[Callable[[], object]] = set()
 
-    def add(self, queue: Closable) -> None:
-        """Follow a stream's queue (ended at once if the server is already closing)."""
-        self._queues.add(queue)
+    def add(self, end: Callable[[], object]) -> None:
+        """Follow a stream by what ends it (called at once if the server is already closing)."""
+        self._ends.add(end)
         if self.closed:
-            queue.put_nowait(_CLOSE)
+            end()
 
-    def discard(self, queue: Closable) -> None:
+    def discard(self, end: Callable[[], object]) -> None:
         """Forget a stream that ended."""
-        self._queues.discard(queue)
+        self._ends.discard(end)
 
     def close(self) -> None:
         """End every open stream, and every stream opened from now on."""
         self.closed = True
-        for queue in self._queues:
-            queue.put_nowait(_CLOSE)
+        for end in list(self._ends):
+            end()
 
 
 async def _pump(updates: AsyncIterator[Update], queue: asyncio.Queue[Update | None]) -> None:
@@ -104,7 +98,8 @@ async def live_messages(
     """The feed's messages as updates come, with heartbeat comments while idle."""
     queue: asyncio.Queue[Update | None] = asyncio.Queue()
     pump = asyncio.create_task(_pump(updates, queue))
-    closing.add(queue)
+    end = partial(queue.put_nowait, _CLOSE)
+    closing.add(end)
     try:
         while True:
             try:
@@ -120,7 +115,7 @@ async def live_messages(
             for message in await feed.catch_up(update):
                 yield sse_message(message)
     finally:
-        closing.discard(queue)
+        closing.discard(end)
         pump.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await pump
