@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Iterator
 import msgspec
 import pytest
 import redis
+from redis.asyncio import Redis as AsyncRedis
 
 from service import bootstrap
 from service.facade.skald import Skald
@@ -70,6 +71,14 @@ def core_settings() -> Iterator[Settings]:
         pytest.fail(f"integration tests need a Redis at {REDIS_URL}: {exc}")
     yield settings
     clean_up(settings)
+
+
+@pytest.fixture
+async def event_client(core_settings: Settings) -> AsyncIterator[AsyncRedis]:
+    """An asyncio client of the test's Redis (its keys go with `core_settings`)."""
+    client = AsyncRedis.from_url(core_settings.redis_url)
+    yield client
+    await client.aclose()
 
 
 @pytest.fixture
