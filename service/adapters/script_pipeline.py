@@ -216,7 +216,10 @@ async def _send(connection: AbstractConnection, packed: Any) -> None:
     if writer is None or transport is None or transport.is_closing() or not connection.is_connected:
         await connection.send_packed_command(packed, check_health=False)
         return
-    writer.write(packed)
+    if isinstance(packed, list):  # redis-py's packing (`_packed`): a list of chunks
+        writer.writelines(packed)
+    else:
+        writer.write(packed)
     if transport.get_write_buffer_size() <= transport.get_write_buffer_limits()[1]:
         return
     try:

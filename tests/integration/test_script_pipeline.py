@@ -20,6 +20,11 @@ async def test_calls_go_over_one_kept_connection(event_client: Redis) -> None:
         assert await pipelined(event_client, [("CLIENT", "ID")]) == [first]
 
 
+async def test_words_hiredis_cannot_pack_go_as_redis_py_packs_them(event_client: Redis) -> None:
+    words = ("ECHO", bytearray(b"abc"))  # hiredis's packer refuses a bytearray; redis-py's not
+    assert await pipelined(event_client, [words, ("PING",)]) == [b"abc", b"PONG"]
+
+
 async def test_a_connection_the_server_closed_is_reopened_for_the_next_call(
     event_client: Redis, core_settings: Settings
 ) -> None:
