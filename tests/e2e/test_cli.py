@@ -10,6 +10,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -134,23 +136,30 @@ GRACE_S = 3  # SKALD_SHUTDOWN_GRACE_S for the test below
 STOP_MARGIN_S = 12
 
 
-def serve_with_grace(tmp_path: Path, port: int) -> subprocess.Popen[bytes]:
-    """`skald serve` (no workers) on `port` with a `GRACE_S` shutdown grace period."""
-    return subprocess.Popen(
+@contextmanager
+def serving_a_race(
+    tmp_path: Path,
+) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client, str]]:
+    """`skald serve` (no workers, a `GRACE_S` shutdown grace period), ready, with a new
+    two-seat race: the server, a client of its API and the race's id. The server is killed on
+    the way out if it still runs."""
+    port = free_port()
+    server = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "0"],
         env={**skald_env(tmp_path / ".skald"), "SKALD_SHUTDOWN_GRACE_S": str(GRACE_S)},
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
-
-
-def new_race(http: httpx.Client) -> str:
-    """A new two-seat race's id."""
-    game_id: str = http.post("/v1/games", json={"game": "race", "config": {"players": 2}}).json()[
-        "game_id"
-    ]
-    return game_id
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            wait_until_ready(http, server)
+            created = http.post("/v1/games", json={"game": "race", "config": {"players": 2}})
+            yield server, http, created.json()["game_id"]
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
@@ -158,28 +167,19 @@ def test_serve_with_an_open_stream_stops_within_its_grace_period(
     tmp_path: Path, stop: signal.Signals
 ) -> None:
     # Given `skald serve` with a client following a game's live stream
-    port = free_port()
-    server = serve_with_grace(tmp_path, port)
-    try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
-            wait_until_ready(http, server)
-            game_id = new_race(http)
-            with http.stream("GET", f"/v1/games/{game_id}/stream") as stream:
-                lines = stream.iter_lines()
-                # (a first connection opens at the current view)
-                assert next(line for line in lines if line.startswith("event:")) == "event: view"
-                # When the server is interrupted (Ctrl+C) or terminated
-                server.send_signal(stop)
-                stopping = time.monotonic()
-                # Then the stream ends (rather than keeping the server up) ...
-                rest = list(lines)
-            ended = time.monotonic() - stopping
+    with serving_a_race(tmp_path) as (server, http, game_id):
+        with http.stream("GET", f"/v1/games/{game_id}/stream") as stream:
+            lines = stream.iter_lines()
+            # (a first connection opens at the current view)
+            assert next(line for line in lines if line.startswith("event:")) == "event: view"
+            # When the server is interrupted (Ctrl+C) or terminated
+            server.send_signal(stop)
+            stopping = time.monotonic()
+            # Then the stream ends (rather than keeping the server up) ...
+            rest = list(lines)
+        ended = time.monotonic() - stopping
         output, _ = server.communicate(timeout=GRACE_S + STOP_MARGIN_S)
         stopped = time.monotonic() - stopping
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
     # ... at once, and the server exits cleanly within its grace period
     assert "event: view" not in rest  # nothing moved: the stream only ended
     assert ended < GRACE_S, f"the stream outlived the grace period ({ended:.1f} s)"
@@ -192,14 +192,9 @@ def test_serve_with_an_open_seat_socket_closes_it_and_stops_within_its_grace_per
     tmp_path: Path,
 ) -> None:
     # Given `skald serve` with a seat following its game on its WebSocket
-    port = free_port()
-    server = serve_with_grace(tmp_path, port)
-    try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
-            wait_until_ready(http, server)
-            game_id = new_race(http)
-            token = http.post(f"/v1/games/{game_id}/seats", json={}).json()["token"]
-        url = f"ws://127.0.0.1:{port}/v1/games/{game_id}/socket"
+    with serving_a_race(tmp_path) as (server, http, game_id):
+        token = http.post(f"/v1/games/{game_id}/seats", json={}).json()["token"]
+        url = f"ws://127.0.0.1:{http.base_url.port}/v1/games/{game_id}/socket"
         with ws_connect(url) as socket:
             socket.send(json.dumps({"type": "hello", "token": token}))
             assert json.loads(socket.recv(timeout=10))["type"] == "view"
@@ -211,10 +206,6 @@ def test_serve_with_an_open_seat_socket_closes_it_and_stops_within_its_grace_per
                 socket.recv(timeout=GRACE_S + STOP_MARGIN_S)
             ended = time.monotonic() - stopping
         output, _ = server.communicate(timeout=GRACE_S + STOP_MARGIN_S)
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
     # 1001 going away (the feed's end), or 1012 service restart (uvicorn's own, on shutdown)
     assert closed.value.rcvd is not None and closed.value.rcvd.code in (1001, 1012)
     assert ended < GRACE_S, f"the socket outlived the grace period ({ended:.1f} s)"
