@@ -10,10 +10,8 @@ ticket (`POST .../stream-tickets` with the player token, then `?ticket=`). Comme
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from functools import partial
 from typing import Annotated, Any
 
 from litestar import Request, Response, get, post
@@ -38,6 +36,7 @@ from .stream import (
     SKIP_COMPRESSION,
     STREAMS_CLOSING_STATE_KEY,
     StreamsClosing,
+    followed,
 )
 
 TAGS = ["players"]
@@ -106,14 +105,6 @@ def notification_message(entry: FeedEntry) -> ServerSentEventMessage:
     )
 
 
-async def _pump(batches: AsyncIterator[list[FeedEntry]], queue: asyncio.Queue[Any]) -> None:
-    try:
-        async for batch in batches:
-            await queue.put(batch)
-    finally:
-        queue.put_nowait(None)
-
-
 @get(
     "/players/me/notifications/stream",
     operation_id="streamNotifications",
@@ -167,29 +158,18 @@ async def stream_notifications(
     heartbeat_s = skald.settings.sse_heartbeat_s
 
     async def messages() -> AsyncIterator[ServerSentEventMessage]:
-        queue: asyncio.Queue[Any] = asyncio.Queue()
-        pump = asyncio.create_task(_pump(batches, queue))
-        end = partial(queue.put_nowait, None)
-        closing.add(end)
         metrics.streams_open.inc()
         try:
-            while True:
-                try:
-                    async with asyncio.timeout(heartbeat_s):
-                        batch = await queue.get()
-                except TimeoutError:
-                    yield ServerSentEventMessage(comment="keep-alive")
-                    continue
-                if batch is None:
-                    return
-                for entry in batch:
-                    yield notification_message(entry)
+            following = followed(batches, heartbeat_s, closing)
+            async with contextlib.aclosing(following) as followed_batches:
+                async for batch in followed_batches:
+                    if batch is None:
+                        yield ServerSentEventMessage(comment="keep-alive")
+                        continue
+                    for entry in batch:
+                        yield notification_message(entry)
         finally:
             metrics.streams_open.dec()
-            closing.discard(end)
-            pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await pump
             await batches.aclose()
 
     return ServerSentEvent(messages(), retry_duration=RECONNECT_MS)

@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from functools import partial
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
@@ -44,6 +44,7 @@ RECONNECT_MS = 2000
 STREAMS_CLOSING_STATE_KEY = "streams_closing"
 SKIP_COMPRESSION = "skip_compression"  # route opt: the compression middleware leaves it alone
 _CLOSE = None  # put in a stream's queue: end the stream
+T = TypeVar("T")
 
 
 class StreamsClosing:
@@ -71,15 +72,45 @@ class StreamsClosing:
             end()
 
 
-async def _pump(updates: AsyncIterator[Update], queue: asyncio.Queue[Update | None]) -> None:
+async def _pump(items: AsyncIterator[T], queue: asyncio.Queue[T | None]) -> None:
     # Runs as its own task so the stream can wait on the queue with a timeout: cancelling a
     # queue read is harmless, cancelling the pub/sub iterator mid-read would close it. When the
-    # updates fail (Redis lost while rechecking) the stream ends: the client resumes losslessly.
+    # items fail (Redis lost while rechecking) the stream ends: the client resumes losslessly.
     try:
-        async for update in updates:
-            await queue.put(update)
+        async for item in items:
+            await queue.put(item)
     finally:
         queue.put_nowait(_CLOSE)
+
+
+async def followed(
+    items: AsyncIterator[T], heartbeat_s: float, closing: StreamsClosing
+) -> AsyncIterator[T | None]:
+    """What an event stream sends, in order: each of `items` as it comes, and None after each
+    `heartbeat_s` without one (time for a keep-alive comment). Ends when the items end or the
+    server shuts down (`closing`). Close it (`contextlib.aclosing`) to stop its pump at once."""
+    queue: asyncio.Queue[T | None] = asyncio.Queue()
+    pump = asyncio.create_task(_pump(items, queue))
+    end = partial(queue.put_nowait, _CLOSE)
+    closing.add(end)
+    try:
+        while True:
+            try:
+                # asyncio.timeout, not wait_for: no task created per message. A queue read
+                # cut short by the timeout loses nothing (the item stays queued).
+                async with asyncio.timeout(heartbeat_s):
+                    item = await queue.get()
+            except TimeoutError:
+                yield None
+                continue
+            if item is _CLOSE:
+                return
+            yield item
+    finally:
+        closing.discard(end)
+        pump.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await pump
 
 
 def sse_message(message: LiveMessage) -> ServerSentEventMessage:
@@ -96,29 +127,13 @@ async def live_messages(
     closing: StreamsClosing,
 ) -> AsyncIterator[ServerSentEventMessage]:
     """The feed's messages as updates come, with heartbeat comments while idle."""
-    queue: asyncio.Queue[Update | None] = asyncio.Queue()
-    pump = asyncio.create_task(_pump(updates, queue))
-    end = partial(queue.put_nowait, _CLOSE)
-    closing.add(end)
-    try:
-        while True:
-            try:
-                # asyncio.timeout, not wait_for: no task created per message. A queue read
-                # cut short by the timeout loses nothing (the item stays queued).
-                async with asyncio.timeout(heartbeat_s):
-                    update = await queue.get()
-            except TimeoutError:
+    async with contextlib.aclosing(followed(updates, heartbeat_s, closing)) as followed_updates:
+        async for update in followed_updates:
+            if update is None:
                 yield ServerSentEventMessage(comment="keep-alive")
                 continue
-            if update is _CLOSE:
-                return
             for message in await feed.catch_up(update):
                 yield sse_message(message)
-    finally:
-        closing.discard(end)
-        pump.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await pump
 
 
 def resume_point(header: str | None, query: int | None) -> int | None:
