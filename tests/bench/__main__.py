@@ -14,6 +14,7 @@ import asyncio
 import dataclasses
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -231,8 +232,17 @@ def _print_peer(figures: dict[str, Any]) -> None:
         console.print(f"{key}: {figures[key]:.3f}")
 
 
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Parse the command line and run the suite."""
+    """Parse the command line and run the suite.
+
+    Stopped with SIGTERM (a `timeout`, a cancelled CI job) it unwinds as on Ctrl-C: the
+    servers, workers and Redis servers it started are stopped, not left running to load the
+    machine under whatever is measured next."""
+    signal.signal(signal.SIGTERM, _interrupted)
     return run(parser().parse_args(argv))
 
 

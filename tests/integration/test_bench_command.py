@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
+import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -70,3 +74,70 @@ def test_bench_prints_every_figure_as_one_json_object(tmp_path: Path) -> None:
     assert all(figures[key] > 0 for key in ("e2e_per_s", "echo_per_s", "naive_per_s"))
     assert figures["latency_half_max"] in figures["latency_half_max_windows"]
     assert chart.read_bytes().startswith(b"\x89PNG")
+
+
+def _marked(marker: str, running: str = "") -> list[int]:
+    """The live processes whose environment carries `marker` (and whose command line holds
+    `running`)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            marked = marker.encode() in (entry / "environ").read_bytes()
+            if marked and running.encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:  # gone meanwhile, or not ours
+            continue
+    return found
+
+
+def _answering(pid: int) -> bool:
+    """Whether the `serve --port N` process `pid` accepts connections on its port."""
+    try:
+        words = (Path("/proc") / str(pid) / "cmdline").read_bytes().split(b"\0")
+        port = int(words[words.index(b"--port") + 1])
+    except (OSError, ValueError, IndexError):
+        return False
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.redis
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads /proc")
+def test_a_bench_stopped_with_sigterm_stops_what_it_started() -> None:
+    # Given a bench that has started serving a Skald (its children inherit a marker)
+    marker = f"SKALD_BENCH_TEST_MARKER={uuid.uuid4().hex}"
+    name, value = marker.split("=", 1)
+    env = {**os.environ, "SKALD_REDIS_URL": REDIS_URL, name: value}
+    bench = subprocess.Popen(
+        [sys.executable, "-m", "tests.bench", "--tiny", "--json"],
+        cwd=CHECKOUT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        # (served and answering: a child still writing its start-up lines would die with the
+        # bench's end of its pipe, fix or no fix)
+        while not any(map(_answering, _marked(marker, "serve"))) and bench.poll() is None:
+            assert time.monotonic() < deadline, "the bench served nothing in 2 minutes"
+            time.sleep(0.2)
+        assert bench.poll() is None, "the bench ended before it served anything"
+        # When it is sent SIGTERM
+        bench.send_signal(signal.SIGTERM)
+        bench.wait(timeout=60)
+        # Then nothing it started is left running
+        deadline = time.monotonic() + 30
+        while _marked(marker) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _marked(marker) == [], "processes the bench started outlived it"
+    finally:
+        if bench.poll() is None:
+            bench.kill()
+        for pid in _marked(marker):
+            os.kill(pid, signal.SIGKILL)
