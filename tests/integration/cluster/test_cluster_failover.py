@@ -45,10 +45,12 @@ RETRY_S = 0.2
 
 
 class ApiProcesses:
-    """`skald serve --workers 0` processes (the API alone), each on its own port."""
+    """`skald serve --workers 0` processes (the API alone), each on its own port, each logging
+    to a file of its own in `logs`."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, logs: Path) -> None:
         self.settings = settings
+        self.logs = logs
         self.processes: list[subprocess.Popen[bytes]] = []
         self.urls: list[str] = []
 
@@ -56,14 +58,24 @@ class ApiProcesses:
         for _ in range(count):
             port = free_port()
             command = [sys.executable, "-m", "service.cli", "serve", "--workers", "0"]
-            self.processes.append(
-                subprocess.Popen(
-                    [*command, "--port", str(port), "--log-level", "WARNING"],
-                    env=worker_env(self.settings),
-                    stdout=subprocess.DEVNULL,
+            self.logs.mkdir(parents=True, exist_ok=True)
+            with (self.logs / f"api-{port}.log").open("wb") as log:
+                self.processes.append(
+                    subprocess.Popen(
+                        [*command, "--port", str(port), "--log-level", "WARNING"],
+                        env=worker_env(self.settings),
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                    )
                 )
-            )
             self.urls.append(f"http://127.0.0.1:{port}")
+
+    def errors(self) -> str:
+        """The error lines the API processes logged (what an unexpected 500 was)."""
+        lines = []
+        for path in sorted(self.logs.glob("api-*.log")):
+            lines += [f"{path.name}: {line}" for line in path.read_text().splitlines()]
+        return "\n".join(line for line in lines if '"level": "error"' in line)
 
     async def wait_ready(self, http: httpx.AsyncClient) -> None:
         for url in self.urls:
@@ -205,10 +217,10 @@ def drain_master(cluster: LocalCluster, settings: Settings) -> int:
     "games", [pytest.param(40, id="short"), pytest.param(200, id="long", marks=pytest.mark.slow)]
 )
 async def test_a_master_killed_mid_load_loses_nothing_acknowledged(
-    cluster: LocalCluster, cluster_settings: Settings, games: int
+    cluster: LocalCluster, cluster_settings: Settings, games: int, tmp_path: Path
 ) -> None:
     # Given 2 API processes and 4 workers on a cluster, clients playing games on both
-    apis = ApiProcesses(cluster_settings)
+    apis = ApiProcesses(cluster_settings, tmp_path / "api-logs")
     workers = Workers(cluster_settings)
     counts: Counter[str] = Counter()
     acknowledged: dict[str, tuple[str, int]] = {}
@@ -244,6 +256,10 @@ async def test_a_master_killed_mid_load_loses_nothing_acknowledged(
             assert killer.done() and not killer.cancelled()
             killed = killer.result()
             assert killed not in cluster.masters()
+    except AssertionError:
+        apis.stop()
+        print(apis.errors())  # shown with the failure: an unexpected 500's own error
+        raise
     finally:
         apis.stop()
         workers.stop()
