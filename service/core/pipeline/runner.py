@@ -18,13 +18,16 @@ ready meanwhile.
 
 At most `max_runners` runners are scheduled at once (their slots, see CommandInbox.submit);
 a runner killed mid-way stops renewing its slot, which expires, and the sweeper puts back
-the game it held.
+the game it held. A runner whose round crashed (Redis gone, or a bug in the drain's own code:
+a game's own failures are caught inside the round) pauses before handing its slot on, so a
+failure that repeats costs a round every `failure_pause_s`, not a loop of jobs at full speed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import structlog
@@ -35,6 +38,11 @@ from service.core.pipeline.drain import Drainer, NextTake
 from service.shared.settings import Settings
 
 log = structlog.get_logger("skald.worker")
+
+# How long a runner whose round crashed waits before handing its slot on: short enough that
+# a Redis back after a restart is drained again at once, long enough that a round failing
+# every time is tried a couple of times a second rather than hundreds.
+FAILURE_PAUSE_S = 0.5
 
 
 @dataclass
@@ -62,6 +70,8 @@ class DrainRunner:
         clock: Callable[[], float] = time.monotonic,
         round_size: int = 1,
         idle_s: float = 0.0,
+        failure_pause_s: float = FAILURE_PAUSE_S,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.store = store
         self.drainer = drainer
@@ -71,6 +81,8 @@ class DrainRunner:
         self.clock = clock
         self.round_size = round_size  # games taken at once
         self.idle_s = idle_s  # how long to wait for a game before ending
+        self.failure_pause_s = failure_pause_s  # the wait after a crashed round
+        self.sleep = sleep
 
     @classmethod
     def configured(
@@ -115,6 +127,7 @@ class DrainRunner:
             # handed on below (or given up) rather than held until it expires.
             log.exception("runner_round_failed", job_id=job_id, rounds=report.rounds)
             report.failed = True
+            await self.sleep(self.failure_pause_s)
         # Checked atomically with submit: a game marked ready meanwhile gets a successor.
         successor = self.scheduler.new_job_id()
         if await self.store.end_runner(job_id, successor, keep=out_of_time):

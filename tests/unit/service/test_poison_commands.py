@@ -248,10 +248,26 @@ async def submit_move(
         await scheduler.schedule(job_id)
 
 
-def runner_on(store: RedisEventStore) -> tuple[RecordingScheduler, DrainRunner]:
+class Pauses:
+    """Sleeps that return at once, each recorded with the runner jobs scheduled by then."""
+
+    def __init__(self, scheduler: RecordingScheduler) -> None:
+        self.scheduler = scheduler
+        self.taken: list[tuple[float, int]] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.taken.append((seconds, len(self.scheduler.scheduled)))
+
+
+def runner_on(
+    store: RedisEventStore, pauses: list[Pauses] | None = None
+) -> tuple[RecordingScheduler, DrainRunner]:
     scheduler = RecordingScheduler()
     drainer = Drainer(store, None, None, None, SessionCache(8), 64, 60_000)
-    return scheduler, DrainRunner(store, drainer, scheduler, 60.0, round_size=4)
+    sleep = Pauses(scheduler)
+    if pauses is not None:
+        pauses.append(sleep)
+    return scheduler, DrainRunner(store, drainer, scheduler, 60.0, round_size=4, sleep=sleep)
 
 
 async def test_a_command_whose_commit_fails_is_refused_and_the_game_goes_on(
@@ -310,6 +326,28 @@ async def test_a_crashed_round_gives_its_leases_and_its_slot_back_at_once(
     await scheduler.run_all(runner)
     for n in range(3):
         assert (await record_of(store, f"g{n}", f"c{n}")).status == "applied"  # type: ignore[union-attr]
+
+
+async def test_a_runner_whose_round_crashed_pauses_before_handing_its_slot_on(
+    race: RaceGame, fake_redis: fakeredis.aioredis.FakeRedis
+) -> None:
+    # Given a game ready and rounds that crash every time (a bug in the drain's own code)
+    store = FailingCommits(fake_redis, set())
+    pauses: list[Pauses] = []
+    scheduler, runner = runner_on(store, pauses)
+    await stored_race(store, "g1")
+    await submit_move(store, scheduler, "g1", "c1", race_state().turn)
+    store.crash_rounds = 3
+
+    # When runners run until the rounds stop crashing
+    ran = await scheduler.run_all(runner)
+
+    # Then each crashed runner paused before its successor was scheduled, and a runner that
+    # did not crash did not pause; the move is applied in the end
+    assert ran == 4
+    assert pauses[0].taken == [(runner.failure_pause_s, 0)] * 3
+    assert runner.failure_pause_s > 0
+    assert (await record_of(store, "g1", "c1")).status == "applied"  # type: ignore[union-attr]
 
 
 async def test_a_game_that_cannot_record_even_a_refusal_rests_instead_of_spinning(
