@@ -2,14 +2,15 @@
 source checkout.
 
 The suite lives with the tests, and the service does not import them: this command only
-starts the suite's process, in the checkout the installed package was made from, with the
+becomes the suite's process (exec: a signal sent to `skald bench` reaches the suite, which
+then stops what it started), in the checkout the installed package was made from, with the
 same arguments.
 """
 
 from __future__ import annotations
 
 import argparse
-import subprocess
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -33,12 +34,13 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the suite's process and return its exit status."""
+    """Replace this process with the suite's (its exit status is the command's)."""
     if not (CHECKOUT / "tests" / "bench" / "__main__.py").is_file():
         raise ValueError(
             "the benchmark suite runs from a source checkout with its test extras "
             "(pip install -e '.[test]'); this installation has no tests/bench"
         )
-    return subprocess.run(
-        [sys.executable, "-m", "tests.bench", *args.suite_args], cwd=CHECKOUT, check=False
-    ).returncode
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.chdir(CHECKOUT)
+    os.execv(sys.executable, [sys.executable, "-m", "tests.bench", *args.suite_args])

@@ -108,13 +108,16 @@ def _answering(pid: int) -> bool:
 
 @pytest.mark.redis
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads /proc")
-def test_a_bench_stopped_with_sigterm_stops_what_it_started() -> None:
+@pytest.mark.parametrize(
+    "command", [["-m", "tests.bench"], ["-m", "service.cli", "bench"]], ids=["suite", "skald"]
+)
+def test_a_bench_stopped_with_sigterm_stops_what_it_started(command: list[str]) -> None:
     # Given a bench that has started serving a Skald (its children inherit a marker)
     marker = f"SKALD_BENCH_TEST_MARKER={uuid.uuid4().hex}"
     name, value = marker.split("=", 1)
     env = {**os.environ, "SKALD_REDIS_URL": REDIS_URL, name: value}
     bench = subprocess.Popen(
-        [sys.executable, "-m", "tests.bench", "--tiny", "--json"],
+        [sys.executable, *command, "--tiny", "--json"],
         cwd=CHECKOUT,
         env=env,
         stdout=subprocess.DEVNULL,
