@@ -25,7 +25,7 @@ from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.types import ExceptionHandlersMap
 
 from contracts.api import Problem
-from service.adapters.redis_outage import REDIS_OUTAGE
+from service.adapters.redis_outage import REDIS_OUTAGE, is_outage
 from service.shared.errors import GameDamaged, RateLimited, ServiceError, Unauthorized, Unavailable
 from service.shared.logging import log_fields, request_id
 
@@ -165,6 +165,8 @@ def _redis_down(request: Request[Any, Any, Any], exc: Exception) -> Response[byt
 
 
 def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
+    if is_outage(exc):  # one redis-py raises as something other than its own errors
+        return _redis_down(request, exc)
     log.exception("request.failed", error_type=type(exc).__name__)
     detail = "an unexpected error occurred; quote the request id when reporting it"
     return problem_response(request, 500, INTERNAL_ERROR, detail)

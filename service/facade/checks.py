@@ -11,7 +11,7 @@ from typing import Any, ParamSpec, TypeVar
 from contracts.api import CommandOutcome
 from contracts.stream import Clock
 from domain.engine import Game
-from service.adapters.redis_outage import REDIS_OUTAGE, closed_socket
+from service.adapters.redis_outage import is_outage
 from service.adapters.store.records import CommandRecord
 from service.shared.errors import InvalidInput, Unavailable
 
@@ -34,10 +34,8 @@ def redis_guarded(
     async def guarded(*args: P.args, **kwargs: P.kwargs) -> T:
         try:
             return await method(*args, **kwargs)
-        except REDIS_OUTAGE as exc:
-            raise Unavailable("redis.unavailable", f"storage unavailable: {exc}") from None
-        except RuntimeError as exc:
-            if not closed_socket(exc):
+        except Exception as exc:
+            if not is_outage(exc):
                 raise
             raise Unavailable("redis.unavailable", f"storage unavailable: {exc}") from None
 

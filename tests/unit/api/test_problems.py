@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import redis.asyncio
 from litestar.testing import AsyncTestClient
 
 from service.adapters.embedded_redis import free_port
@@ -127,6 +128,7 @@ class BrokenFacade(Skald):
 
     def __init__(self) -> None:
         """No connections: nothing here reaches Redis."""
+        self.settings = Settings(redis_url="redis://x")
         self.reads = BrokenReads()
 
     async def close(self) -> None:
@@ -142,3 +144,30 @@ async def test_an_unexpected_error_is_a_500_problem_that_leaks_nothing() -> None
     problem = assert_problem(response, 500, "internal.error")
     assert "secret internals" not in response.text
     assert "request id" in problem["detail"]
+
+
+class TornReads(BrokenReads):
+    """A read side whose lobby meets a connection torn down under it, raised by redis-py's own
+    code as an AttributeError (a Redis Cluster failing over), past any facade guard."""
+
+    async def open_games(self, game: str | None, limit: int) -> list[Any]:
+        await redis.asyncio.Connection()._send_packed_command([b"PING"])
+        return []
+
+
+class TornFacade(BrokenFacade):
+    def __init__(self) -> None:
+        """No connections but the torn one."""
+        super().__init__()
+        self.reads = TornReads()
+
+
+async def test_a_connection_torn_down_under_a_request_is_a_503_not_a_500() -> None:
+    async def connect(_: Settings) -> Skald:
+        return TornFacade()
+
+    async with AsyncTestClient(create_app(Settings(redis_url="redis://x"), connect)) as client:
+        response = await client.get("/games")
+    # (the code of an outage no facade guard caught: the store, not a named part of it)
+    assert_problem(response, 503, "service.unavailable")
+    assert int(response.headers["retry-after"]) >= 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import redis.asyncio
 import redis.exceptions
 
 from service.facade.checks import redis_guarded
@@ -36,3 +37,23 @@ async def test_a_socket_closed_while_connecting_is_unavailable() -> None:
 async def test_any_other_runtime_error_is_left_as_it_is() -> None:
     with pytest.raises(RuntimeError, match="a bug"):
         await _raising(RuntimeError("a bug"))()
+
+
+async def test_a_connection_torn_down_under_a_command_is_unavailable() -> None:
+    # redis-py's own code writing on a connection whose writer another task dropped, the state
+    # a Redis Cluster client leaves a failing node's connections in while commands still use
+    # them (seen as a 500 in the cluster failover test)
+    torn = redis.asyncio.Connection()
+
+    @redis_guarded
+    async def call() -> None:
+        await torn._send_packed_command([b"PING"])
+
+    with pytest.raises(Unavailable):
+        await call()
+
+
+async def test_an_attribute_error_of_skalds_own_is_left_as_it_is() -> None:
+    ours = AttributeError("'NoneType' object has no attribute 'writelines'")
+    with pytest.raises(AttributeError):
+        await _raising(ours)()
