@@ -100,7 +100,7 @@ class Publisher:
         """Tell listeners the game moved to `version` (or decided commands at it)."""
         channel = GameKeys(self.prefix, game_id).updates
         if is_cluster(self.redis):
-            await self.redis.spublish(channel, version)  # type: ignore[attr-defined]
+            await self.redis.spublish(channel, version)
         else:
             await self.redis.publish(channel, version)
 
@@ -261,4 +261,4 @@ class Notifier:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._reader
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self._pubsub.aclose()

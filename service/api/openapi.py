@@ -81,7 +81,8 @@ def openapi_document(app: Litestar) -> dict[str, Any]:
     }
     document["x-skald-stream-events"] = ref("StreamEvent")
     document["tags"] = _tags(document, games)
-    return _without_closed_tuples(document)
+    closed: dict[str, Any] = _without_closed_tuples(document)
+    return closed
 
 
 def _close_request_bodies(schemas: dict[str, Any]) -> None:

@@ -12,9 +12,10 @@ from collections.abc import Callable
 from typing import Any
 
 from litestar import Litestar, Request, Router
+from litestar.enums import MediaType
 from litestar.openapi.plugins import OpenAPIRenderPlugin
 from litestar.static_files import create_static_files_router
-from swagger_ui_bundle import swagger_ui_path
+from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 ASSETS = "/assets"
 DOCUMENT_PATH = "/openapi.json"
@@ -40,7 +41,7 @@ class SwaggerSite(OpenAPIRenderPlugin):
     """Swagger UI from local files, on the full document."""
 
     def __init__(self) -> None:
-        super().__init__(path="/", media_type="text/html")
+        super().__init__(path="/", media_type=MediaType.HTML)
 
     def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
         """The page."""
@@ -63,7 +64,7 @@ class FullDocument(OpenAPIRenderPlugin):
     """`/schema/openapi.json`: the full document, not Litestar's (which lacks the games')."""
 
     def __init__(self, document: Callable[[Litestar], bytes]) -> None:
-        super().__init__(path=DOCUMENT_PATH, media_type="application/json")
+        super().__init__(path=DOCUMENT_PATH, media_type=MediaType.JSON)
         self.document = document
 
     def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:

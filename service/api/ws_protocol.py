@@ -96,7 +96,7 @@ class TurnBufferedTransport(asyncio.Transport):
 class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's `websockets-sansio` protocol writing each turn's frames at once (see above)."""
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # uvloop's transports are not asyncio.Transport subclasses: duck-typed, as uvicorn does.
         super().connection_made(
             TurnBufferedTransport(cast(asyncio.Transport, transport), self.loop)

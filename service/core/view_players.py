@@ -31,11 +31,14 @@ class _Named(msgspec.Struct, frozen=True):
     players: list[PlayerName]
 
 
-_DECODERS = {
+_DECODERS: dict[str, msgspec.json.Decoder[_Stored] | msgspec.msgpack.Decoder[_Stored]] = {
     "json": msgspec.json.Decoder(_Stored),
     "msgpack": msgspec.msgpack.Decoder(_Stored),
 }
-_ENCODERS = {"json": msgspec.json.Encoder(), "msgpack": msgspec.msgpack.Encoder()}
+_ENCODERS: dict[str, msgspec.json.Encoder | msgspec.msgpack.Encoder] = {
+    "json": msgspec.json.Encoder(),
+    "msgpack": msgspec.msgpack.Encoder(),
+}
 
 
 def players_of(names: dict[int, str]) -> list[PlayerName]:

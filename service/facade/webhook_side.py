@@ -4,6 +4,7 @@ the CLI runs on the operator's machine with the settings."""
 
 from __future__ import annotations
 
+import builtins
 import hmac
 import secrets
 import time
@@ -72,7 +73,7 @@ class WebhookAdmin:
             raise NotFound("webhook.not_found", f"no endpoint {endpoint_id!r}")
 
     @redis_guarded
-    async def dead_letters(self) -> list[DeadLetter]:
+    async def dead_letters(self) -> builtins.list[DeadLetter]:  # (`list` is a method here)
         """Deliveries given up on."""
         return await self.store.dead_letters()
 

@@ -32,7 +32,7 @@ The atomic steps, each all-or-nothing:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import NoReturn, Protocol
 
 from service.adapters.store.records import (
     Batch,
@@ -133,6 +133,10 @@ class EventLog(Protocol):
 
     async def head(self, game_id: str) -> Head | None:
         """Where the stream stands, or None when there is no such game."""
+        ...
+
+    async def absent(self, game_id: str, what: str = "meta record") -> NoReturn:
+        """Raise why the game's `what` is missing (GameMissing, GameOver, GameDamaged, ...)."""
         ...
 
     async def seed(self, game_id: str) -> bytes | None:

@@ -212,9 +212,10 @@ class RedisEventLog(RedisGames):
 
     async def command(self, game_id: str, seat: int, command_id: str) -> CommandRecord | None:
         """What became of a seat's command, None if the seat never sent that id."""
-        keyed, bare = await self.redis.hmget(
+        row: list[Any] = await self.redis.hmget(
             self.keys(game_id).commands, [command_key(seat, command_id), command_id]
         )
+        keyed, bare = row
         if keyed is not None:
             return await self._record(game_id, keyed)
         if bare is None:

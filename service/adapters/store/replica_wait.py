@@ -86,6 +86,8 @@ class ReplicaWait:
         self, client: RedisCluster, script: AsyncScript, keys: Sequence[Any], args: Sequence[Any]
     ) -> tuple[Any, Any]:
         node = client.get_node_from_key(keys[0])
+        if node is None:  # the cluster's map has no master for the slot (mid-failover)
+            raise redis.exceptions.SlotNotCoveredError(f"no node serves the slot of {keys[0]!r}")
         connection = node.acquire_connection()
         try:
             await connection.send_packed_command(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from functools import partial
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -85,7 +85,7 @@ async def _pump(items: AsyncIterator[T], queue: asyncio.Queue[T | None]) -> None
 
 async def followed(
     items: AsyncIterator[T], heartbeat_s: float, closing: StreamsClosing
-) -> AsyncIterator[T | None]:
+) -> AsyncGenerator[T | None, None]:
     """What an event stream sends, in order: each of `items` as it comes, and None after each
     `heartbeat_s` without one (time for a keep-alive comment). Ends when the items end or the
     server shuts down (`closing`). Close it (`contextlib.aclosing`) to stop its pump at once."""
@@ -125,7 +125,7 @@ async def live_messages(
     updates: AsyncIterator[Update],
     heartbeat_s: float,
     closing: StreamsClosing,
-) -> AsyncIterator[ServerSentEventMessage]:
+) -> AsyncGenerator[ServerSentEventMessage, None]:
     """The feed's messages as updates come, with heartbeat comments while idle."""
     async with contextlib.aclosing(followed(updates, heartbeat_s, closing)) as followed_updates:
         async for update in followed_updates:
@@ -225,8 +225,8 @@ async def stream_game(
             # `updates` is closed below, however this generator ends.
             live = live_messages(feed, updates, heartbeat, closing)
             async with contextlib.aclosing(live):
-                async for message in live:
-                    yield message
+                async for live_message in live:
+                    yield live_message
         finally:
             metrics.streams_open.dec()
             await updates.aclose()

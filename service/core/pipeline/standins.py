@@ -33,8 +33,8 @@ from service.core.pipeline.session import GameSession
 
 MAX_BOT_MOVES = 10_000  # per command: a game of bots alone still ends, but never loops here
 Deadline = tuple[int, int, int]  # (seat, since, deadline ms)
-PASS_SUFFIX = "pass"  # ends the command id of a passing move played for a skipped seat
 BotKind = Literal["random", "greedy", "pass"]
+PASS_SUFFIX: BotKind = "pass"  # ends the command id of a passing move played for a skipped seat
 # The bot that stands in for seats now. Ids without a marker were written before the marker
 # existed, when stand-ins picked uniformly: they mean "random", so such games still verify.
 STANDIN_BOT: BotKind = "greedy"
@@ -95,7 +95,7 @@ def parse_bot_id(command_id: str) -> BotMove | None:
     kind = parts[2] if len(parts) == 3 else UNMARKED_BOT
     if kind not in BOT_KINDS:
         return None
-    return BotMove(int(parts[0]), int(parts[1]), kind)  # type: ignore[arg-type]
+    return BotMove(int(parts[0]), int(parts[1]), kind)
 
 
 def bot_command(
