@@ -30,6 +30,7 @@ demo: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check contracts domain service workers tests
+	$(BIN)/ruff format --check contracts domain service workers tests
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-logo
 

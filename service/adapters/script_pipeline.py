@@ -73,9 +73,7 @@ def command_step(*words: Any) -> Step:
     return Step(None, (), words)
 
 
-async def run_steps(
-    redis: Redis, steps: Sequence[Step], keep_errors: bool = False
-) -> list[Any]:
+async def run_steps(redis: Redis, steps: Sequence[Step], keep_errors: bool = False) -> list[Any]:
     """Run the steps in one round trip (a pipeline, not a transaction: each script is atomic
     by itself), in order; their replies. A script refused for want of loading is loaded and
     run again, after the others. Any other error reply is raised; with `keep_errors` a

@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 
@@ -33,7 +33,7 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> NoReturn:
     """Replace this process with the suite's (its exit status is the command's)."""
     if not (CHECKOUT / "tests" / "bench" / "__main__.py").is_file():
         raise ValueError(

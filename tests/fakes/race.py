@@ -269,7 +269,6 @@ class RaceGame:
         """Greedy on the seat's position (its own boost is the only hidden thing it uses)."""
         return GreedyBot(seed, lambda state, seat: (state.positions[seat],))
 
-
     def pass_command(self, state: Any, seat: int) -> Command | None:
         """None: the rules never let a seat pass."""
         del state, seat

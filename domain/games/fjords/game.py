@@ -123,11 +123,9 @@ class FjordsGame:
         """A copy with other tiles in the bag."""
         return views.scramble_hidden(state, seat, chance, self.tiles)
 
-
     def greedy_bot(self, seed: bytes) -> GreedyBot:
         """The stand-in bot: greedy on the seat's immediate score (see `greedy`)."""
         return greedy_bot(seed)
-
 
     def pass_command(self, state: Any, seat: int) -> Command | None:
         """None: the rules never let a seat pass."""

@@ -95,11 +95,9 @@ class LandnamGame:
         """A copy in which only the cards hidden from `seat` differ."""
         return views.scramble_hidden(state, seat, chance)
 
-
     def greedy_bot(self, seed: bytes) -> GreedyBot:
         """The stand-in bot: greedy on the seat's immediate score (see `greedy`)."""
         return greedy_bot(seed)
-
 
     def pass_command(self, state: LandnamState, seat: int) -> Command | None:
         """The seat's passing choice now (see `legal.passing_command`)."""

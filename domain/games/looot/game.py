@@ -88,11 +88,9 @@ class LoootGame:
         """A copy whose bag (the only hidden thing) holds other Longships, as many of them."""
         return views.scramble_hidden(state, seat, chance)
 
-
     def greedy_bot(self, seed: bytes) -> GreedyBot:
         """The stand-in bot: greedy on the seat's immediate score (see `greedy`)."""
         return greedy_bot(seed)
-
 
     def pass_command(self, state: Any, seat: int) -> Command | None:
         """None: the rules never let a seat pass."""

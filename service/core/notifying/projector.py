@@ -370,6 +370,7 @@ class NotificationProjector:
                 by_player[player].append(notification)
         return by_player
 
+
 def players_of(seats: dict[int, bytes]) -> dict[int, str]:
     """Of a game's taken seats (seat -> what holds it), those players hold: seat -> player id."""
     return {

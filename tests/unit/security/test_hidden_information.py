@@ -305,9 +305,7 @@ async def test_nothing_served_during_play_reveals_hidden_information(
         # Then each audience's views match the oracle and nothing it is served holds the seed
         audiences: list[tuple[int | None, str | None]] = [(None, None), *enumerate(tokens)]
         for seat, token in audiences:
-            served = await check_audience(
-                api, game, game_id, seat, token, sent, tuple(player_ids)
-            )
+            served = await check_audience(api, game, game_id, seat, token, sent, tuple(player_ids))
             for body in served.bodies:
                 assert secret.hex().encode() not in body.lower()
                 assert secret.hex() not in body.decode(errors="replace")
