@@ -1,17 +1,19 @@
-"""The HTTP server's own limits: uvicorn on h11, configured from the settings.
+"""The HTTP server's own limits: uvicorn on httptools, configured from the settings.
 
 What each layer refuses (docs/reliability.md lists the figures):
-- h11 refuses a request head (request line and headers) longer than `max_header_bytes`, and
-  any malformed HTTP, with its own 400 before the app sees anything.
-- `BoundedH11Protocol` closes a connection accepted past `max_connections` at once, and one
-  that has not sent a whole request head within `header_timeout_s` of opening (or of its
+- httptools refuses malformed HTTP with uvicorn's own 400 before the app sees anything, and
+  `BoundedHttpToolsProtocol` refuses a request head (request line and headers) longer than
+  `max_header_bytes` the same way: the parser bounds neither the head's size nor its count of
+  headers, so the protocol counts the head's bytes as they arrive and as the parser reads them.
+- `BoundedHttpToolsProtocol` closes a connection accepted past `max_connections` at once, and
+  one that has not sent a whole request head within `header_timeout_s` of opening (or of its
   previous reply), however slowly its bytes trickle in: slow clients cannot pile up until the
   process runs out of file descriptors.
 - uvicorn answers 503 by itself past `limit_concurrency` requests at once, and closes a
   keep-alive connection idle for `timeout_keep_alive_s`.
 - The app refuses bodies over `max_body_bytes` (413) or nested deeper than `max_body_depth`
   (400), and everything else a problem names (service.api.problems).
-h11, not httptools: httptools bounds neither the head's size nor its count of headers.
+httptools, not h11: the same requests cost the API about a tenth less CPU (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import resource
 from typing import Any
 
 import uvicorn
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from service.shared.settings import Settings
 
@@ -32,13 +34,27 @@ from .ws_protocol import CoalescingWebSocketProtocol
 # A frame a little over the body limit reaches the app, which answers it with a 413 problem
 # frame; far over it, the WebSocket protocol closes the connection (1009) without reading it.
 WS_FRAME_SLACK_BYTES = 1024
+# What a header line adds to its name and value: ": " and CRLF.
+HEADER_LINE_OVERHEAD = 4
 
 
-def bounded_h11(max_connections: int, header_timeout_s: float) -> type[H11Protocol]:
-    """uvicorn's h11 protocol with a cap on open connections and a deadline for request heads."""
+class HeadTooLarge(Exception):
+    """Raised from a parser callback to stop reading a head past the limit."""
 
-    class BoundedH11Protocol(H11Protocol):
+
+def bounded_httptools(
+    max_connections: int, header_timeout_s: float, max_head_bytes: int
+) -> type[HttpToolsProtocol]:
+    """uvicorn's httptools protocol with a bound on a request head's bytes, a cap on open
+    connections and a deadline for request heads."""
+
+    class BoundedHttpToolsProtocol(HttpToolsProtocol):
         _head_deadline: asyncio.TimerHandle | None = None
+        # Between two requests' heads being complete: the bytes received meanwhile are head.
+        _awaiting_head = True
+        _head_bytes = 0  # of the head awaited, as received
+        _head_read = 0  # of the head being parsed, as the parser hands it over
+        _head_too_large = False
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -52,18 +68,62 @@ def bounded_h11(max_connections: int, header_timeout_s: float) -> type[H11Protoc
                 self._head_deadline.cancel()
             super().connection_lost(exc)
 
+        def data_received(self, data: bytes) -> None:
+            if self._awaiting_head:
+                self._head_bytes += len(data)
+            super().data_received(data)
+            # A head still incomplete past the limit (the parser keeps a header line it has
+            # not seen the end of): refused before any more of it is read.
+            over = self._awaiting_head and self._head_bytes > max_head_bytes
+            if over and not self.transport.is_closing():
+                self._head_too_large = True
+                self.send_400_response("")
+
+        def send_400_response(self, msg: str) -> None:
+            if self._head_too_large:
+                msg = f"Request head (request line and headers) over {max_head_bytes} bytes."
+            super().send_400_response(msg)
+
+        def on_message_begin(self) -> None:
+            self._head_read = 0
+            super().on_message_begin()
+
+        def on_url(self, url: bytes) -> None:
+            self._count_head(len(url))
+            super().on_url(url)
+
+        def on_header(self, name: bytes, value: bytes) -> None:
+            self._count_head(len(name) + len(value) + HEADER_LINE_OVERHEAD)
+            super().on_header(name, value)
+
+        def _count_head(self, size: int) -> None:
+            # A head arriving whole in one read is counted here, as the parser reads it.
+            self._head_read += size
+            if self._head_read > max_head_bytes:
+                self._head_too_large = True
+                raise HeadTooLarge  # the parser stops; uvicorn answers with send_400_response
+
+        def on_headers_complete(self) -> None:
+            self._awaiting_head = False
+            self._head_bytes = 0
+            super().on_headers_complete()
+
+        def on_message_complete(self) -> None:
+            self._awaiting_head = True
+            super().on_message_complete()
+
         def on_response_complete(self) -> None:
             super().on_response_complete()
             if not self.transport.is_closing():
                 self._arm_head_deadline()
 
-        def handle_websocket_upgrade(self, event: Any) -> None:
+        def handle_websocket_upgrade(self) -> None:
             # The connection is the WebSocket protocol's from now on (its own pings and
             # limits): the head deadline must not close it.
             if self._head_deadline is not None:
                 self._head_deadline.cancel()
                 self._head_deadline = None
-            super().handle_websocket_upgrade(event)
+            super().handle_websocket_upgrade()
 
         def _arm_head_deadline(self) -> None:
             if self._head_deadline is not None:
@@ -77,7 +137,7 @@ def bounded_h11(max_connections: int, header_timeout_s: float) -> type[H11Protoc
             if not self.transport.is_closing():
                 self.transport.close()
 
-    return BoundedH11Protocol
+    return BoundedHttpToolsProtocol
 
 
 class SkaldServer(uvicorn.Server):
@@ -114,8 +174,9 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicor
         app,
         host=host,
         port=port,
-        http=bounded_h11(settings.max_connections, settings.header_timeout_s),
-        h11_max_incomplete_event_size=settings.max_header_bytes,
+        http=bounded_httptools(
+            settings.max_connections, settings.header_timeout_s, settings.max_header_bytes
+        ),
         # A seat's WebSocket (routes.socket): a frame is bounded as a request body is; uvicorn's
         # websockets-sansio protocol, each event-loop turn's frames in one write (ws_protocol).
         ws=CoalescingWebSocketProtocol,

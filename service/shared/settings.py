@@ -75,8 +75,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # config of the built-in games nests 4.
     max_body_depth: int = 32
 
-    # The HTTP server (uvicorn on h11, which answers malformed HTTP itself with a 400).
-    # A request line plus headers larger than this is refused by h11 before the app sees it.
+    # The HTTP server (uvicorn on httptools, which answers malformed HTTP itself with a 400).
+    # A request line plus headers larger than this is refused with a 400 before the app sees it.
     max_header_bytes: int = 16 * 1024
     # A connection must have sent a whole request head within this many seconds of opening
     # (or of its previous reply), however slowly its bytes trickle in; it is closed otherwise.

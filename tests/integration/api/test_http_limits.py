@@ -8,6 +8,7 @@ every route answers 503 with Retry-After.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import select
 import socket
@@ -144,12 +145,83 @@ def test_an_oversized_head_is_refused_by_the_server_and_a_normal_one_is_served(
         huge = http.get("/healthz", headers={"x-padding": "a" * (10 * 1024 * 1024)})
     with httpx.Client(base_url=limited.server.url, timeout=15) as http:
         fine = http.get("/healthz", headers={"x-padding": "a" * 8 * 1024})
-    assert huge.status_code == 400  # h11's own answer: the app never saw the request
+    assert huge.status_code == 400  # the server's own answer: the app never saw the request
+    assert f"over {limited.settings.max_header_bytes} bytes" in huge.text
     assert fine.status_code == 200
     record_figures(
         "http_head_size", head_10_mib=huge.status_code, head_8_kib=fine.status_code,
         limit_bytes=limited.settings.max_header_bytes,
     )  # fmt: skip
+
+
+def exchange(address: tuple[str, int], *chunks: bytes) -> bytes:
+    """Send `chunks` on one connection, each written on its own until the server answers, and
+    read until the server closes it (a refusal, or a request saying `connection: close`)."""
+    with socket.create_connection(address, timeout=15) as raw:
+        for chunk in chunks:
+            raw.sendall(chunk)
+            # Each chunk its own read on the server; stop sending once it has answered (more
+            # bytes to a closed connection would reset it, and its answer with it)
+            if select.select([raw], [], [], 0.05)[0]:
+                break
+        answer = b""
+        with contextlib.suppress(OSError):
+            while data := raw.recv(65536):
+                answer += data
+    return answer
+
+
+def head(path: str, padding: int, extra: bytes = b"") -> bytes:
+    """A GET's head with a header of `padding` bytes; `extra` more headers before its end."""
+    return (
+        f"GET {path} HTTP/1.1\r\nhost: x\r\nx-padding: {'a' * padding}\r\n".encode()
+        + extra
+        + b"\r\n"
+    )
+
+
+def test_a_head_over_the_limit_is_refused_however_it_arrives(limited: Limited) -> None:
+    limit = limited.settings.max_header_bytes
+    whole = head("/healthz", limit + 100)
+    # In one write (the parser reads it whole), and in pieces none of which is over the limit
+    in_one = exchange(limited.address, whole)
+    in_pieces = exchange(limited.address, whole[: limit // 2], whole[limit // 2 :])
+    # A header line that never ends, sent in pieces (the parser holds it unread)
+    never_ending = exchange(
+        limited.address, b"GET /healthz HTTP/1.1\r\nx-padding: ", *[b"a" * 4096] * 8
+    )
+    for answer in (in_one, in_pieces, never_ending):
+        assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+        assert f"over {limit} bytes".encode() in answer
+        assert b"connection: close" in answer.lower()
+
+
+def test_heads_under_the_limit_and_bodies_over_it_are_served(limited: Limited) -> None:
+    limit = limited.settings.max_header_bytes
+    # Heads just under the limit, one after the other on a kept-alive connection and two
+    # pipelined in one write: the count starts again with each request
+    padding = "a" * (limit - 200)
+    with httpx.Client(base_url=limited.server.url, timeout=15) as http:
+        statuses = [http.get("/healthz", headers={"x-padding": padding}).status_code for _ in "ab"]
+    assert statuses == [200, 200]
+    near = head("/healthz", limit - 200)
+    last = head("/healthz", limit - 200, b"connection: close\r\n")
+    pipelined = exchange(limited.address, near + last)
+    assert pipelined.count(b"HTTP/1.1 200 ") == 2, pipelined[:300]
+    # A small head with a body larger than a head may be, in one write
+    body = b'{"game": "race"' + b" " * (limit * 2) + b"}"
+    post = (
+        b"POST /games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+        + f"content-length: {len(body)}\r\nconnection: close\r\n\r\n".encode()
+        + body
+    )
+    answer = exchange(limited.address, post)
+    status_line, _, rest = answer.partition(b"\r\n")
+    # The app answered (a problem about the missing config, not the server's plain 400)
+    assert b"application/problem+json" in rest.lower() or status_line.startswith(b"HTTP/1.1 201"), (
+        answer[:300]
+    )
+    assert b"over " + str(limit).encode() not in answer
 
 
 def test_a_head_trickling_in_is_cut_off_at_the_deadline(limited: Limited) -> None:
