@@ -11,8 +11,10 @@ from typing import Any
 from litestar import Litestar, Router
 from litestar.config.compression import CompressionConfig
 from litestar.config.cors import CORSConfig
+from litestar.connection import ASGIConnection
 from litestar.datastructures import State
 from litestar.di import Provide
+from litestar.handlers import BaseRouteHandler
 
 from service import bootstrap
 from service.facade.holder import Connect, FacadeHolder
@@ -91,6 +93,15 @@ CORS_REQUEST_HEADERS = ["authorization", "content-type", "if-none-match", "last-
 CORS_EXPOSED_HEADERS = ["etag", "location", "retry-after", "vary"]
 
 
+async def request_guard(
+    connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
+) -> None:
+    """Every request's checks before its route runs (`Accept`, then repeated query
+    parameters), as one guard: Litestar copies the route's handler for each guard it runs."""
+    await accept_guard(connection, handler)
+    await single_query_guard(connection, handler)
+
+
 def cors_config(settings: Settings) -> CORSConfig | None:
     """CORS for the configured origins only; None (off) when none is configured."""
     origins = settings.cors_origin_list
@@ -138,7 +149,7 @@ def create_litestar(settings: Settings, connect: Connect = bootstrap.connect) ->
         },
         exception_handlers=exception_handlers(settings.max_body_bytes),
         request_class=NegotiatingRequest,
-        guards=[accept_guard, single_query_guard],
+        guards=[request_guard],
         request_max_body_size=settings.max_body_bytes,
         openapi_config=openapi_config(),
         cors_config=cors_config(settings),
