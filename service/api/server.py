@@ -13,7 +13,7 @@ What each layer refuses (docs/reliability.md lists the figures):
   keep-alive connection idle for `timeout_keep_alive_s`.
 - The app refuses bodies over `max_body_bytes` (413) or nested deeper than `max_body_depth`
   (400), and everything else a problem names (service.api.problems).
-httptools, not h11: the same requests cost the API about a tenth less CPU (docs/benchmarks.md).
+httptools, not h11: the same requests cost the API about an eighth less CPU (docs/benchmarks.md).
 """
 
 from __future__ import annotations
