@@ -4,6 +4,11 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+# Every Python dependency, exact and with hashes: the checkout's (runtime, tests, bench, tools)
+# and the image's (runtime only, the same versions). `make lock` writes both from pyproject.toml.
+LOCK := requirements.lock
+RUNTIME_LOCK := deploy/requirements.lock
+UV_COMPILE = $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes --quiet
 # The client generators and the OpenAPI linter the tests run (npm, pinned by the lock file).
 CLIENTS := tests/clients
 NODE_STAMP := $(CLIENTS)/node_modules/.installed-stamp
@@ -14,13 +19,20 @@ WEB_STAMP := $(WEB)/.build-stamp
 WEB_SOURCES := $(shell find $(WEB)/src contracts -type f \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' -o -name '*.py' \) 2>/dev/null) \
 	$(WEB)/package.json $(WEB)/package-lock.json $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/tsconfig.json
 
-.PHONY: serve demo test lint clients web browser bench clean
+.PHONY: serve demo test lint lock clients web browser bench clean
 
-$(STAMP): pyproject.toml
+# Exactly the lock (no resolver: hashes checked, nothing else fetched), then Skald itself,
+# built offline by the locked setuptools.
+$(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+
+# Refresh both locks to the newest releases pyproject.toml allows (then run `make test`).
+lock: $(STAMP)
+	$(UV_COMPILE) --upgrade --extra build --extra test --extra bench --extra tools -o $(LOCK)
+	$(UV_COMPILE) --extra build -c $(LOCK) -o $(RUNTIME_LOCK)
 
 serve: $(STAMP) web
 	$(BIN)/skald serve

@@ -205,15 +205,31 @@ async def _exchange(connection: AbstractConnection, packed: Any, count: int) -> 
     return replies
 
 
+def socket_writer(connection: AbstractConnection) -> asyncio.StreamWriter | None:
+    """The asyncio stream a connected connection writes its socket through, or None: when it
+    is not connected, its socket is closing, or it is a stand-in whose writer only looks like
+    one (fakeredis's has a `transport` since 2.41), which must go through its own send.
+
+    `_writer` is redis-py's private attribute (tests/unit/adapters cover a real connection
+    and fakeredis's), hence the type checks rather than a trust in its shape."""
+    writer = getattr(connection, "_writer", None)
+    if not isinstance(writer, asyncio.StreamWriter) or not connection.is_connected:
+        return None
+    transport = writer.transport
+    if not isinstance(transport, asyncio.WriteTransport) or transport.is_closing():
+        return None
+    return writer
+
+
 async def _send(connection: AbstractConnection, packed: Any) -> None:
     """Write the packed commands: straight to the socket of a connected connection, waiting
     (under the connection's write timeout) only if the socket's buffer is past its high-water
     mark; an unconnected one goes through redis-py's send, which connects it."""
-    writer = getattr(connection, "_writer", None)
-    transport = getattr(writer, "transport", None)  # none on a stand-in (fakeredis)
-    if writer is None or transport is None or transport.is_closing() or not connection.is_connected:
+    writer = socket_writer(connection)
+    if writer is None:
         await connection.send_packed_command(packed, check_health=False)
         return
+    transport = writer.transport
     if isinstance(packed, list):  # redis-py's packing (`_packed`): a list of chunks
         writer.writelines(packed)
     else:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from fakeredis import FakeAsyncRedis
 from redis.asyncio import Redis
 
-from service.adapters.script_pipeline import pipelined
+from service.adapters.script_pipeline import pipelined, socket_writer
 from service.shared.settings import Settings
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
@@ -54,3 +55,27 @@ async def test_a_call_cancelled_before_its_reply_leaves_nothing_for_the_next(
 
     assert await pipelined(event_client, [("PING",)]) == [b"PONG"]
     assert await event_client.lpop(empty) == b"late"
+
+
+async def test_a_real_connection_is_written_straight_to_its_socket(event_client: Redis) -> None:
+    await pipelined(event_client, [("PING",)])  # the lane now holds a connected connection
+    connection = await event_client.connection_pool.get_connection()
+    try:
+        if not connection.is_connected:
+            await connection.connect()
+        assert socket_writer(connection) is not None
+    finally:
+        await event_client.connection_pool.release(connection)
+
+
+async def test_a_stand_in_is_never_taken_for_a_socket() -> None:
+    fake = FakeAsyncRedis()  # its writer has a `transport` too (fakeredis 2.41 and later)
+    connection = await fake.connection_pool.get_connection()
+    try:
+        await connection.connect()
+        assert connection.is_connected
+        assert socket_writer(connection) is None
+    finally:
+        await fake.connection_pool.release(connection)
+    assert await pipelined(fake, [("SET", "k", "v"), ("GET", "k")]) == [b"OK", b"v"]
+    await fake.aclose()
