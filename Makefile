@@ -29,9 +29,11 @@ $(STAMP): pyproject.toml $(LOCK)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
-# Refresh both locks to the newest releases pyproject.toml allows (then run `make test`).
+# Refresh both locks to the newest releases pyproject.toml allows (then run `make test`);
+# `make lock LOCK_UPGRADE=` only adds what pyproject.toml gained, keeping every other pin.
+LOCK_UPGRADE ?= --upgrade
 lock: $(STAMP)
-	$(UV_COMPILE) --upgrade --extra build --extra test --extra bench --extra tools -o $(LOCK)
+	$(UV_COMPILE) $(LOCK_UPGRADE) --extra build --extra test --extra bench --extra tools -o $(LOCK)
 	$(UV_COMPILE) --extra build -c $(LOCK) -o $(RUNTIME_LOCK)
 
 serve: $(STAMP) web

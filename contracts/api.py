@@ -160,7 +160,8 @@ class Turn(msgspec.Struct, frozen=True):
     legal_commands: list[dict[str, Any]]
     finished: bool
     outcome: Outcome | None = None
-    # The game's life: "open" (waiting for players: nobody acts), "started", "cancelled".
+    # The game's life: "open" (waiting for players: nobody acts), "started", "finished"
+    # (played to its end), "cancelled".
     phase: str = "started"
     # When each waited-for seat's turn clock runs out (ms since the epoch), in timed games.
     deadlines: dict[int, int] = {}

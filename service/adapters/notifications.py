@@ -13,8 +13,10 @@ it back: each update cost every stream a Redis round trip, the API's largest cos
 at half load (`skald bench`). Lines `live:after\t<version>` and `live:<seat or p>\t<JSON array
 of EventRecords>` carry the commit's events as each viewer may see them, so a feed that is at
 `live:after` sends them without reading the event stream either (two round trips per feed per
-update). An `Update` holds every seat's view: a listener takes its own (`view_for`,
-`events_for`) and nothing else.
+update), and lines `live:turn:<seat or p>\t<Turn JSON>` each viewer's turn (who acts, the
+seat's legal commands, the clock), which a seat's socket sends after its view. An `Update`
+holds every seat's view: a listener takes its own (`view_for`, `events_for`, `turn_for`) and
+nothing else.
 
 On a Redis Cluster the channels are sharded ones (SSUBSCRIBE, SPUBLISH: a message stays on
 the nodes of its game's slot): redis-py's cluster pub/sub keeps one connection per master
@@ -38,7 +40,12 @@ from redis.asyncio import Redis
 from service.adapters.redis_clients import is_cluster
 from service.adapters.redis_outage import REDIS_OUTAGE
 from service.adapters.store.keys import GameKeys
-from service.adapters.store.side import LIVE_AFTER_FIELD, live_events_field, view_field
+from service.adapters.store.side import (
+    LIVE_AFTER_FIELD,
+    live_events_field,
+    live_turn_field,
+    view_field,
+)
 
 RECHECK = -1  # the version of the update every listener gets when messages may have been lost
 _QUEUE_SIZE = 64
@@ -67,6 +74,10 @@ class Update:
     def view_for(self, seat: int | None) -> bytes | None:
         """The seat's (None: the public) JSON view at this version, if the message held it."""
         return self.views.get(view_field("json", seat).encode())
+
+    def turn_for(self, seat: int | None) -> bytes | None:
+        """The seat's (None: the public) JSON turn at this version, if the message held it."""
+        return self.views.get(live_turn_field(seat).encode())
 
     def events_for(self, seat: int | None, after: int) -> list[tuple[int, bytes]] | None:
         """The seat's (None: the public) records of the events after version `after` up to

@@ -86,8 +86,14 @@ ROUTES = [
 ]
 # Taken at import, before any app registers the handlers (see routes.per_game).
 GAME_ROUTES = pristine(ROUTES)
-# Probes, metrics and the document itself: not versioned.
-OPS_ROUTES = [ops.health, ops.readiness, ops.metrics_exposition, ops.openapi_document]
+# Probes, metrics and the documents themselves: not versioned.
+OPS_ROUTES = [
+    ops.health,
+    ops.readiness,
+    ops.metrics_exposition,
+    ops.openapi_document,
+    ops.asyncapi_document,
+]
 # Headers a browser client sends beyond the CORS-safe ones, and those it may read.
 CORS_REQUEST_HEADERS = ["authorization", "content-type", "if-none-match", "last-event-id"]
 CORS_EXPOSED_HEADERS = ["etag", "location", "retry-after", "vary"]

@@ -12,9 +12,12 @@ from contracts.api import Problem
 from .negotiation import PROBLEM_JSON
 
 SEAT_TOKEN_SCHEME = "seatToken"
-# Operations that need a seat token, and those where it is optional (spectators read too).
-SEAT_TOKEN: list[SecurityRequirement] = [{SEAT_TOKEN_SCHEME: []}]
-OPTIONAL_SEAT_TOKEN: list[SecurityRequirement] = [{}, {SEAT_TOKEN_SCHEME: []}]
+PLAYER_TOKEN_SCHEME = "playerToken"
+ADMIN_TOKEN_SCHEME = "adminToken"
+# Operations that act for a seat: its seat token, or the token of the player holding it.
+SEAT_TOKEN: list[SecurityRequirement] = [{SEAT_TOKEN_SCHEME: []}, {PLAYER_TOKEN_SCHEME: []}]
+# Those where it is optional (spectators read too).
+OPTIONAL_SEAT_TOKEN: list[SecurityRequirement] = [{}, *SEAT_TOKEN]
 
 
 def problems(*statuses: int) -> dict[int, ResponseSpec]:

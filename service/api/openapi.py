@@ -20,7 +20,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from contracts.api import Request
 from contracts.stream import Clock
 
-from .docs import SEAT_TOKEN_SCHEME
+from .openapi_credentials import declare_credentials, security_schemes
 from .openapi_games import (
     GAME_PAYLOADS,
     add_game_payloads,
@@ -52,11 +52,7 @@ def openapi_config() -> OpenAPIConfig:
         ),
         components=Components(
             security_schemes={
-                SEAT_TOKEN_SCHEME: SecurityScheme(
-                    type="http",
-                    scheme="bearer",
-                    description="The seat token returned once by POST /games/{game_id}/seats.",
-                )
+                name: SecurityScheme(**scheme) for name, scheme in security_schemes().items()
             }
         ),
         path="/schema",
@@ -74,6 +70,7 @@ def openapi_document(app: Litestar) -> dict[str, Any]:
     declare_stream(document)
     per_game_operations(document, games, carrying)
     declare_http(document)
+    declare_credentials(document)
     declare_bounds(document, app.state[FACADE_STATE].settings)
     document["x-skald-games"] = {
         name: {kind: refs[kind] for kind in ("rules_version", *GAME_PAYLOADS)}

@@ -73,6 +73,7 @@ def declare_bounds(document: dict[str, Any], settings: Settings) -> None:
         ("listEvents", "limit"): settings.max_events_page,
         ("submitCommand", "wait"): settings.max_wait_s,
         ("getCommandOutcome", "wait"): settings.max_wait_s,
+        ("getTurn", "wait"): settings.max_wait_s,
     }
     for item in document["paths"].values():
         for operation in item.values():

@@ -4,6 +4,7 @@
     skald worker     workers alone
     skald demo       a whole game played by bots through the HTTP API
     skald openapi    print the OpenAPI document
+    skald asyncapi   print the AsyncAPI document (the socket's and the streams' messages)
     skald replay     draw a stored game at any version, with its move list
     skald audit      everything about one move (by version or command id)
     skald verify     check stored games: chain, events, projections, seed and draws
@@ -27,6 +28,7 @@ from collections.abc import Sequence
 from service.adapters.embedded_redis import EmbeddedRedisError
 from service.cli import (
     archive_command,
+    asyncapi_command,
     audit_command,
     bench_command,
     demo_command,
@@ -51,6 +53,7 @@ COMMANDS = (
     worker_command,
     demo_command,
     openapi_command,
+    asyncapi_command,
     replay_command,
     audit_command,
     verify_command,

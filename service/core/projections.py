@@ -23,7 +23,12 @@ from contracts.api import EventRecord, Turn
 from contracts.stream import SeedRevealed
 from service.adapters.store.command_keys import shown_id
 from service.adapters.store.records import StoredEvent
-from service.adapters.store.side import LIVE_AFTER_FIELD, live_events_field, view_field
+from service.adapters.store.side import (
+    LIVE_AFTER_FIELD,
+    live_events_field,
+    live_turn_field,
+    view_field,
+)
 from service.core.codec import GameCodec, is_meta_event
 from service.core.forfeits import rank_forfeited_last
 
@@ -54,10 +59,12 @@ def encode_views(
     phase: str = "started",
     deadlines: dict[int, int] | None = None,
     forfeited: frozenset[int] = frozenset(),
+    live: bool = False,
 ) -> dict[str, bytes]:
     """Every seat's view and the public view at `version` in both encodings, and each one's
     turn (who acts, the seat's legal commands; nobody before the game starts; the outcome
-    with forfeited seats ranked last)."""
+    with forfeited seats ranked last). With `live`, each turn in JSON too, under a `live:`
+    field: a commit publishes it to the seats' sockets, and never stores it."""
     game = codec.game
     to_act = game.to_act(state) if phase == "started" else []
     outcome = rank_forfeited_last(game.outcome(state), forfeited)
@@ -75,16 +82,25 @@ def encode_views(
             legal_commands=msgspec.to_builtins(legal),
             finished=outcome is not None or phase == "cancelled",
             outcome=outcome,
-            phase=phase,
+            phase=FINISHED_PHASE if outcome is not None and phase == "started" else phase,
             deadlines=deadlines or {},
         )
         fields[view_field(TURN_FORMAT, seat)] = _msgpack.encode(turn)
+        if live:
+            fields[live_turn_field(seat)] = _json.encode(turn)
     return fields
 
 
+FINISHED_PHASE = "finished"
+
+
 def decode_turn(data: bytes) -> Turn:
-    """A stored turn back as its Struct."""
-    return _turn_decoder.decode(data)
+    """A stored turn back as its Struct (one stored before finished games said so in their
+    phase says it now)."""
+    turn = _turn_decoder.decode(data)
+    if turn.outcome is not None and turn.phase == "started":
+        return msgspec.structs.replace(turn, phase=FINISHED_PHASE)
+    return turn
 
 
 def visible_records(

@@ -15,6 +15,10 @@ SSE Last-Event-ID, 0 for the whole game) sends the events after that version, th
 view: every message carries its version as its id and all events up to a view's version are
 sent before that view, so the client has seen every version up to its last id and nothing
 after it is skipped or repeated.
+
+A feed with `turns` (a seat's socket) follows each view with the seat's turn at that version
+(who acts, its legal commands, the clock, the phase and the outcome), so the socket alone tells
+a seat when and what it may play.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from service.adapters.notifications import Update
 from service.facade.json_diff import json_diff
 from service.facade.read_side import ReadSide
 
-MessageKind = Literal["event", "view", "patch"]
+MessageKind = Literal["event", "view", "patch", "turn"]
 
 _encode = msgspec.json.encode
 _decode = msgspec.json.decode
@@ -60,11 +64,13 @@ class LiveFeed:
         *,
         after: int = 0,
         patches: bool = True,
+        turns: bool = False,
     ) -> None:
         self.reads = reads
         self.game_id = game_id
         self.seat = seat
         self.patches = patches
+        self.turns = turns
         self.sent = after  # every event up to this version has been sent
         self._view: Any = None  # the last view sent (decoded), None until the first
 
@@ -75,10 +81,11 @@ class LiveFeed:
         feed is already there.
         """
         carried = update.view_for(self.seat) if update is not None else None
-        events = None
+        events, turn = None, None
         if carried is not None and update is not None:
             version, body = update.version, await self.reads.with_players(self.game_id, carried)
             events = update.events_for(self.seat, self.sent)
+            turn = update.turn_for(self.seat)
         else:
             version, body = await self.reads.view(self.game_id, self.seat)
         if self._view is not None and version <= self.sent:
@@ -91,8 +98,18 @@ class LiveFeed:
                 for record in await self._events_until(version)
             ]
         messages.append(self._view_message(version, body))
+        if self.turns:
+            turn = turn if turn is not None else await self._stored_turn(version)
+            if turn is not None:
+                messages.append(LiveMessage("turn", version, turn))
         self.sent = max(self.sent, version)
         return messages
+
+    async def _stored_turn(self, version: int) -> bytes | None:
+        """The seat's turn at `version` as stored, in JSON; None when a commit since moved it
+        on (the update of that commit brings it, after its events and view)."""
+        turn = await self.reads.turn(self.game_id, self.seat)
+        return _encode(turn) if turn.version == version else None
 
     async def _events_until(self, version: int) -> list[Any]:
         records: list[Any] = []

@@ -210,7 +210,7 @@ class PlayerSide:
         if await self.seat_of(player_id, game_id) is None:
             raise Forbidden("player.no_seat", "you hold no seat in this game")
         turn = await self.reads.turn(game_id, None)
-        if not turn.finished or turn.phase != "started":
+        if turn.phase != "finished":
             raise Conflict("game.not_finished", "only a finished game offers a rematch")
         claimed = await self.players.claim_rematch(game_id)
         if claimed == "":

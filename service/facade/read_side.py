@@ -8,6 +8,7 @@ subclass on bad input and `Unavailable` when Redis cannot be reached.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import OrderedDict
 from collections.abc import AsyncGenerator
 
@@ -146,6 +147,23 @@ class ReadSide:
             return with_players(body, fmt, players)
         except ValueError:
             raise GameDamaged(game_id, f"the stored view {field!r} does not decode") from None
+
+    async def wait_turn(self, game_id: str, seat: int | None, after: int, timeout_s: float) -> Turn:
+        """The turn once the game's version is past `after` (a start, a move, the end: every
+        change of who acts or of the phase is a new version), or as it stands after
+        `timeout_s` seconds."""
+        timeout_s = max(0.0, min(timeout_s, self.settings.max_wait_s))
+        current = await self.turn(game_id, seat)
+        if current.version > after or timeout_s <= 0:
+            return current
+        async with self.notifier.listen(game_id) as versions:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(timeout_s):
+                    # Subscribed before this read: a commit published after it wakes us.
+                    while (current := await self.turn(game_id, seat)).version <= after:
+                        await versions.get()
+                    return current
+        return await self.turn(game_id, seat)
 
     @redis_guarded
     async def turn(self, game_id: str, seat: int | None) -> Turn:

@@ -138,6 +138,11 @@ def live_events_field(seat: int | None) -> str:
     return f"{LIVE_PREFIX}{'p' if seat is None else seat}"
 
 
+def live_turn_field(seat: int | None) -> str:
+    """The notification field of one seat's (or the public, `p`) turn after a commit, in JSON."""
+    return f"{LIVE_PREFIX}turn:{'p' if seat is None else seat}"
+
+
 class Views:
     """Pre-encoded projections outside a commit (rebuilds); reads go through the store."""
 

@@ -13,6 +13,7 @@ from contracts.api import Health
 from service.facade.holder import FacadeHolder
 from service.shared.errors import ServiceError
 
+from ..asyncapi import cached_asyncapi_json
 from ..metrics import api_metrics
 from ..negotiation import JSON, OFFERS_KEY
 from ..openapi import cached_openapi_json
@@ -89,3 +90,17 @@ async def metrics_exposition(request: Request[Any, Any, Any]) -> bytes:
 async def openapi_document(request: Request[Any, Any, Any]) -> bytes:
     """The document `skald openapi` exports."""
     return cached_openapi_json(request.app)
+
+
+@get(
+    "/asyncapi.json",
+    operation_id="asyncapi",
+    summary="The AsyncAPI document of the live channels (socket and streams)",
+    tags=TAGS,
+    include_in_schema=False,
+    media_type=JSON,
+    opt=JSON_ONLY,
+)
+async def asyncapi_document(request: Request[Any, Any, Any]) -> bytes:
+    """The document `skald asyncapi` exports."""
+    return cached_asyncapi_json(request.app)

@@ -13,7 +13,7 @@ from service.facade.skald import Skald
 
 from ..auth import optional_seat, seat_for_view
 from ..docs import OPTIONAL_SEAT_TOKEN, problems
-from ..limits import bounded_page
+from ..limits import bounded_page, bounded_wait
 from ..negotiation import pre_encoded, reply, wants_msgpack
 
 TAGS = ["reads"]
@@ -109,15 +109,34 @@ async def list_events(
     summary="Whose move it is, and your legal commands",
     description="The game's version, the seats the game waits for, and, for the seat of the "
     "bearer token, every command the rules allow it now (ready to submit). Without a token "
-    "(a spectator) the list is empty. Once the game is over, `finished` is true and "
-    "`outcome` holds the final scores.",
+    "(a spectator) the list is empty. `phase` is `open` (waiting for players), `started`, "
+    "`finished` or `cancelled`; once the game is over, `finished` is true and `outcome` holds "
+    "the final scores. With `after=<version>&wait=<seconds>` the reply waits until the game's "
+    "version is past `after`, so one request waits for the start, for the seat's turn or for "
+    "the end; after the wait it answers the turn as it stands (without `after`, at once).",
     tags=TAGS,
     security=OPTIONAL_SEAT_TOKEN,
     responses=problems(400, 401, 404, 503),
 )
 async def get_turn(
-    request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
+    request: Request[Any, Any, Any],
+    skald: NamedDependency[Skald],
+    game_id: FromPath[str],
+    after: Annotated[
+        int | None,
+        QueryParameter(
+            ge=0,
+            schema_extra={"minimum": 0},
+            description="With `wait`: answer once the game's version is past this one.",
+        ),
+    ] = None,
+    wait: Annotated[
+        float, QueryParameter(ge=0.0, description="Seconds to wait for a change (bounded).")
+    ] = 0.0,
 ) -> Response[Turn]:
-    """Where the game stands for the caller."""
+    """Where the game stands for the caller (once it moved past `after`, with `wait`)."""
+    wait = bounded_wait(wait, skald.settings.max_wait_s)
     seat = await optional_seat(skald, request, game_id)
-    return reply(request, await skald.reads.turn(game_id, seat))
+    if wait <= 0 or after is None:
+        return reply(request, await skald.reads.turn(game_id, seat))
+    return reply(request, await skald.reads.wait_turn(game_id, seat, after, wait))

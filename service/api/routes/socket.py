@@ -225,7 +225,9 @@ async def _serve(channel: _Channel, seat: int, hello: Hello, closing: StreamsClo
         )
         await channel.send(problem_frame(too_far, channel.request_id()))
         return
-    feed = LiveFeed(skald.reads, game_id, seat, after=after, patches=hello.view == "patch")
+    feed = LiveFeed(
+        skald.reads, game_id, seat, after=after, patches=hello.view == "patch", turns=True
+    )
     feeding: asyncio.Task[None] | None = None
     metrics = _metrics(channel.socket)
     metrics.streams_open.inc()

@@ -75,7 +75,7 @@ async def plan_turn(
     # Projections ride in the same atomic step, unless the rules crashed half-way and
     # the session's state can no longer be trusted (then they are rebuilt afterwards).
     project = bool(plan.events) and session.rules_supported and plan.state_trusted
-    views = views_of(session) if project else {}
+    views = views_of(session, live=True) if project else {}
     if project:
         views |= live_events_of(session, plan)
     batch = Batch(
@@ -92,8 +92,9 @@ async def plan_turn(
     return Planned(session, plan, batch, was_finished, time.perf_counter(), turn)
 
 
-def views_of(session: GameSession) -> dict[str, bytes]:
-    """Every viewer's pre-encoded view of the session's state."""
+def views_of(session: GameSession, live: bool = False) -> dict[str, bytes]:
+    """Every viewer's pre-encoded view of the session's state (with `live`, and each one's
+    turn for the commit's notification)."""
     return encode_views(
         session.codec,
         session.game_id,
@@ -103,6 +104,7 @@ def views_of(session: GameSession) -> dict[str, bytes]:
         session.phase,
         session.deadlines(),
         session.forfeited,
+        live=live,
     )
 
 

@@ -31,6 +31,7 @@ from contracts.stream import BOT_ID_PREFIX, GameCancelled
 from service.adapters.store.ports import GameMissing, HistoryStore
 from service.core.codec import is_meta_event
 from service.core.pipeline.chain import first_broken_link
+from service.core.projections import TURN_FORMAT, decode_turn
 from service.read.history.fairness import fairness_report
 from service.read.history.history_errors import CorruptHistory
 from service.read.history.inspection import GameKeysState, KeyInspector
@@ -161,6 +162,8 @@ async def check_outcomes(store: HistoryStore, history: GameHistory) -> Check:
 
 
 def _decoded(name: str, data: bytes) -> Any:
+    if name.startswith(f"{TURN_FORMAT}:"):
+        return decode_turn(data)  # a finished game's turn stored as "started" says "finished"
     decode = msgspec.json.decode if name.startswith("json:") else msgspec.msgpack.decode
     return decode(data)
 

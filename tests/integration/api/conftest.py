@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import httpx
 import pytest
 import redis
 
@@ -20,6 +21,7 @@ from service.adapters.embedded_redis import free_port
 from service.cli.client import SkaldClient
 from service.cli.processes import WORKER_MODULE, ApiServer, settings_env, spawn, stop_process
 from service.shared.settings import Settings
+from tests.asyncapi_messages import AsyncApiMessages
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 PLUGINS = "tests.fakes.race"
@@ -74,3 +76,10 @@ def live_service() -> Iterator[LiveService]:
         _delete_keys(direct, f"{settings.key_prefix}*")
         _delete_keys(direct, f"rq:*{settings.queue_name}*")
         direct.close()
+
+
+@pytest.fixture(scope="package")
+def asyncapi_messages(live_service: LiveService) -> AsyncApiMessages:
+    """Checks messages against the AsyncAPI document the live service serves."""
+    document = httpx.get(f"{live_service.url}/asyncapi.json", timeout=30).json()
+    return AsyncApiMessages(document)

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
+
+from tests.asyncapi_messages import AsyncApiMessages
 
 from .conftest import LiveService
 from .test_live_reads import new_seated_race
@@ -29,8 +33,22 @@ def socket_url(live_service: LiveService, game_id: str) -> str:
     return live_service.url.replace("http://", "ws://") + f"/v1/games/{game_id}/socket"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def asyncapi(asyncapi_messages: AsyncApiMessages) -> Iterator[AsyncApiMessages]:
+    """Every frame these tests receive is checked against the served AsyncAPI document."""
+    global MESSAGES
+    MESSAGES = asyncapi_messages
+    yield MESSAGES
+    MESSAGES = None
+
+
+MESSAGES: AsyncApiMessages | None = None
+
+
 def receive(socket: ClientConnection) -> dict[str, Any]:
     frame: dict[str, Any] = json.loads(socket.recv(timeout=FRAME_TIMEOUT_S))
+    assert MESSAGES is not None
+    MESSAGES.check_frame(frame)
     return frame
 
 
@@ -48,6 +66,15 @@ def hello(socket: ClientConnection, **fields: Any) -> None:
     socket.send(json.dumps({"type": "hello", **fields}))
 
 
+def opening(socket: ClientConnection) -> dict[str, Any]:
+    """The frames a connection opens with: the view, then the seat's turn at its version;
+    the view."""
+    view, turn = receive(socket), receive(socket)
+    assert (view["type"], turn["type"]) == ("view", "turn")
+    assert turn["version"] == view["version"] == turn["data"]["version"]
+    return view
+
+
 def command(command_id: str, steps: Any = 1, **extra: Any) -> str:
     body = {"command_id": command_id, "command": {"type": "Move", "steps": steps}}
     return json.dumps({"type": "command", **body, **extra})
@@ -62,8 +89,7 @@ def test_a_move_on_one_seats_socket_reaches_the_other_seat_as_the_stream_carries
         hello(mover, token=tokens[acting])
         hello(watcher, token=tokens[1 - acting], view="whole")
         # Each socket opens at the current view, whole
-        opened = [receive(mover), receive(watcher)]
-        assert [frame["type"] for frame in opened] == ["view", "view"]
+        opened = [opening(mover), opening(watcher)]
         start = opened[0]["version"]
         assert opened[1]["version"] == start
         # When the seat to act moves over its socket
@@ -130,7 +156,7 @@ def test_a_command_breaking_its_contract_is_the_http_problem_and_changes_nothing
     assert over_http.status_code == 422
     with connect(socket_url(live_service, game_id)) as socket:
         hello(socket, token=tokens[acting])
-        assert receive(socket)["type"] == "view"
+        opening(socket)
         socket.send(command("bad-ws", steps="far"))
         refused = receive(socket)
         # Then the socket answers with the problem HTTP answers, naming the command
@@ -189,7 +215,7 @@ def test_a_stream_ticket_opens_its_seats_socket_once(
     ticket = http.post(f"/v1/games/{game_id}/stream-tickets", headers=auth).json()["ticket"]
     with connect(socket_url(live_service, game_id)) as socket:
         hello(socket, ticket=ticket)
-        assert receive(socket)["type"] == "view"
+        opening(socket)
         # The ticket proved the seat: its commands are that seat's
         socket.send(command("by-ticket", wait=5))
         frames = iter(lambda: receive(socket), None)
@@ -233,7 +259,7 @@ def test_a_frame_over_the_body_limit_is_a_413_problem_and_one_far_over_closes(
     )
     with connect(socket_url(live_service, game_id)) as socket:
         hello(socket, token=tokens[acting])
-        assert receive(socket)["type"] == "view"
+        opening(socket)
         socket.send(padded)
         problem = receive(socket)
         assert (problem["problem"]["status"], problem["problem"]["code"]) == (
@@ -246,3 +272,55 @@ def test_a_frame_over_the_body_limit_is_a_413_problem_and_one_far_over_closes(
                 socket.recv(timeout=FRAME_TIMEOUT_S)
     assert closed.value.rcvd is not None
     assert closed.value.rcvd.code == 1009  # message too big
+
+
+async def _play_seat_over_its_socket(url: str, token: str, seat: int) -> dict[str, Any]:
+    """Play one seat to the end from its socket alone: every turn frame says whether the seat
+    acts and what it may send; the first legal command is sent. The final turn."""
+    moved_at: set[int] = set()
+    async with ws_connect(url) as socket:
+        await socket.send(json.dumps({"type": "hello", "token": token}))
+        last_view = -1
+        while True:
+            frame = json.loads(await asyncio.wait_for(socket.recv(), FRAME_TIMEOUT_S))
+            assert MESSAGES is not None
+            MESSAGES.check_frame(frame)
+            if frame["type"] in ("view", "patch"):
+                last_view = frame["version"]
+            elif frame["type"] == "outcome":
+                assert frame["outcome"]["status"] != "refused", frame
+            elif frame["type"] == "turn":
+                turn = frame["data"]
+                assert frame["version"] == last_view == turn["version"]  # after its view
+                if turn["finished"]:
+                    return dict(turn)
+                acts = seat in turn["to_act"]
+                assert bool(turn["legal_commands"]) == acts
+                if acts and turn["version"] not in moved_at:
+                    moved_at.add(turn["version"])
+                    body = {"command_id": f"s{seat}-v{turn['version']}"}
+                    body["command"] = turn["legal_commands"][0]
+                    await socket.send(json.dumps({"type": "command", **body}))
+            else:
+                assert frame["type"] == "event", frame
+
+
+def test_a_whole_game_is_played_over_the_sockets_alone(
+    live_service: LiveService, http: httpx.Client
+) -> None:
+    # Given a game whose seats are taken over HTTP
+    game_id, tokens, _ = new_seated_race(http)
+    url = socket_url(live_service, game_id)
+
+    # When each seat plays from its socket's turn frames, with no HTTP request at all
+    async def both() -> list[dict[str, Any]]:
+        seats = [_play_seat_over_its_socket(url, token, n) for n, token in enumerate(tokens)]
+        return list(await asyncio.gather(*seats))
+
+    finals = asyncio.run(both())
+
+    # Then both sockets saw the end, with the outcome, and the server agrees
+    assert finals[0]["outcome"] == finals[1]["outcome"] is not None
+    assert all(final["phase"] == "finished" for final in finals)
+    turn = http.get(f"/v1/games/{game_id}/turn").json()
+    assert turn["finished"] and turn["version"] == finals[0]["version"]

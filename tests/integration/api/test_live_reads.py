@@ -11,6 +11,8 @@ import httpx
 import jsonpatch
 import pytest
 
+from tests.asyncapi_messages import STREAM, AsyncApiMessages
+
 from .conftest import LiveService
 
 pytestmark = pytest.mark.redis
@@ -67,7 +69,7 @@ def sse_events(response: httpx.Response) -> Iterator[dict[str, str]]:
 
 
 def test_the_event_stream_pushes_the_view_after_a_move(
-    http: httpx.Client, live_service: LiveService
+    http: httpx.Client, live_service: LiveService, asyncapi_messages: AsyncApiMessages
 ) -> None:
     # Given a seat following its game's stream
     game_id, tokens, acting = new_seated_race(http)
@@ -84,6 +86,8 @@ def test_the_event_stream_pushes_the_view_after_a_move(
         # Then the stream brings the seat's view at the new version (whole, or as the change
         # to the view it sent before)
         update = next(views)
+    for message in (first, update):  # as the AsyncAPI document declares them
+        asyncapi_messages.check(STREAM, message["event"], json.loads(message["data"]))
     first_view: dict[str, Any] = json.loads(first["data"])
     assert first["event"] == "view"
     if update["event"] == "patch":
@@ -109,3 +113,49 @@ def test_the_same_command_sent_three_times_at_once_applies_once(http: httpx.Clie
     assert outcomes[0]["first_version"] == before + 1
     after = http.get(f"/games/{game_id}/events").json()["last_version"]
     assert after == outcomes[0]["last_version"]
+
+
+def test_a_turn_read_with_wait_answers_once_the_game_moves_past_after(
+    http: httpx.Client,
+) -> None:
+    # Given a seat waiting on /turn for the version after the current one
+    game_id, tokens, acting = new_seated_race(http)
+    waiter = tokens[1 - acting]
+    now = http.get(f"/games/{game_id}/turn").json()["version"]
+    with ThreadPoolExecutor(1) as pool:
+        waiting = pool.submit(
+            http.get,
+            f"/games/{game_id}/turn",
+            params={"after": now, "wait": 10},
+            headers={"authorization": f"Bearer {waiter}"},
+        )
+        # When the other seat moves
+        moved = move(http, game_id, tokens[acting], "m-wait")
+        assert moved.status_code == 200
+        answered = waiting.result(timeout=15).json()
+    # Then the wait answers the turn at or past the move, for the waiting seat
+    assert answered["version"] >= moved.json()["last_version"] > now
+    assert answered["seat"] == 1 - acting
+
+
+def test_a_turn_read_with_wait_and_no_change_answers_the_turn_as_it_stands(
+    http: httpx.Client,
+) -> None:
+    game_id, _, _ = new_seated_race(http)
+    now = http.get(f"/games/{game_id}/turn").json()
+    waited = http.get(f"/games/{game_id}/turn", params={"after": now["version"], "wait": 0.2})
+    assert waited.status_code == 200 and waited.json() == now
+    too_long = http.get(f"/games/{game_id}/turn", params={"wait": 10_000})
+    assert too_long.status_code == 400 and too_long.json()["code"] == "request.wait_too_long"
+
+
+def test_a_finished_games_turn_says_finished_in_its_phase(http: httpx.Client) -> None:
+    game_id, tokens, _ = new_seated_race(http)
+    turn = http.get(f"/games/{game_id}/turn").json()
+    moves = 0
+    while not turn["finished"]:
+        seat = turn["to_act"][0]
+        assert move(http, game_id, tokens[seat], f"m-{moves}").status_code == 200
+        moves += 1
+        turn = http.get(f"/games/{game_id}/turn").json()
+    assert turn["phase"] == "finished" and turn["outcome"] is not None

@@ -28,6 +28,7 @@ from redis.asyncio import Redis
 from service import bootstrap
 from service.core.codec import codec_for
 from service.core.projections import visible_records
+from tests.asyncapi_messages import STREAM, AsyncApiMessages
 
 from .conftest import LiveService
 
@@ -48,10 +49,14 @@ class Received:
     view_at: int = -1  # the version of the view the client holds
     last_id: int = 0
     connections: int = 0
+    messages: AsyncApiMessages | None = None  # checks each message against the document
 
     def absorb(self, kind: str, message_id: str, data: str) -> None:
-        """Take one message; fails on anything sent twice, out of order, or not applying."""
+        """Take one message; fails on anything sent twice, out of order, not applying, or not
+        as the AsyncAPI document declares it."""
         version = int(message_id)
+        if self.messages is not None:
+            self.messages.check(STREAM, kind, json.loads(data))
         assert version >= self.last_id, f"ids went back from {self.last_id} to {version}"
         if kind == "event":
             assert json.loads(data)["version"] == version
@@ -193,7 +198,7 @@ def test_httpx_sse_resumes_over_a_thousand_disconnects_without_a_gap(
 
 
 def test_the_eventsource_package_resumes_with_tickets_without_a_gap(
-    live_service: LiveService, node_follower: Path
+    live_service: LiveService, node_follower: Path, asyncapi_messages: AsyncApiMessages
 ) -> None:
     disconnects = games = 0
     with httpx.Client(base_url=live_service.url, timeout=10) as http:
@@ -209,7 +214,7 @@ def test_the_eventsource_package_resumes_with_tickets_without_a_gap(
             final = play_to_the_end(http, game_id, tokens, random.Random(1000 + games))
             node.stdin.write(f"{final}\n")
             node.stdin.flush()
-            received = Received()
+            received = Received(messages=asyncapi_messages)
             for line in node.stdout:
                 message = json.loads(line)
                 assert "error" not in message, message["error"]

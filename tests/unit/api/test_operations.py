@@ -11,6 +11,7 @@ from openapi_spec_validator import validate
 
 from service.api import create_litestar
 from service.api.openapi import openapi_document
+from service.api.openapi_credentials import ANONYMOUS, base_operation_id
 from service.cli import main
 from service.shared.settings import Settings
 
@@ -71,12 +72,33 @@ def resolve(document: dict[str, Any], ref: str) -> Any:
     return node
 
 
-def test_seat_operations_declare_the_bearer_scheme() -> None:
+def test_seat_operations_declare_the_seat_and_the_player_token() -> None:
     document = openapi_document(create_litestar(Settings()))
     submit = document["paths"]["/v1/games/{game_id}/commands"]["post"]
-    scheme = document["components"]["securitySchemes"]["seatToken"]
-    assert submit["security"] == [{"seatToken": []}]
-    assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
+    schemes = document["components"]["securitySchemes"]
+    assert submit["security"] == [{"seatToken": []}, {"playerToken": []}]
+    assert {name: (s["type"], s["scheme"]) for name, s in schemes.items()} == {
+        name: ("http", "bearer") for name in ("seatToken", "playerToken", "adminToken")
+    }
+
+
+def test_every_operation_declares_the_credential_it_reads_or_none() -> None:
+    # Given the document, per-game copies of the operations included
+    document = openapi_document(create_litestar(Settings()))
+    unclassified, declared = [], {}
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            name = base_operation_id(operation["operationId"])
+            if "security" in operation:
+                declared[name] = operation["security"]
+            elif name not in ANONYMOUS:
+                unclassified.append(f"{method.upper()} {path}")
+    # Then each operation either says which tokens it takes or is known to take none
+    assert unclassified == []
+    assert declared["createGame"] == [{}, {"playerToken": []}]
+    assert declared["listPlayerGames"] == [{"playerToken": []}]
+    assert declared["createWebhookEndpoint"] == [{"adminToken": []}]
+    assert declared["resignSeat"] == [{"seatToken": []}, {"playerToken": []}]
 
 
 def test_skald_openapi_prints_the_document(capsys: pytest.CaptureFixture[str]) -> None:
