@@ -2,13 +2,14 @@
 
 A successful Raid with the conflict Runes pauses for its treasure (`TakeTreasure` or Fortune
 of War); a last crewmember's Settle pauses for `ConfirmSettlement`; losses and a failed Raid
-pause too. Whatever random legal play does, the game ends only with no such choice pending,
-every town taken is paid its treasure, the final scores are what the events paid plus the end
-scoring, and goods, crew and towns are all accounted for.
+pause too. Whatever random legal play does, the game ends only with no such choice pending
+(nor may the turn be declared over past one), every town taken is paid its treasure, each
+in-play score (starting bonus, Trades, treasures, Saga bonuses) is what the events paid, and
+goods, crew and towns are all accounted for.
 
-Random play seldom reaches the end by the Sagas, so half the games start one Task away from
-it: the Saga deck gone and one Saga left face up, all its ports met but one, the longship to
-act in that port. The player favours Tasks, so pauses come often.
+Random play seldom reaches the end by the Sagas, so about half the games start one Task away
+from it: the Saga deck gone and one Saga left face up, all its ports met but one, the
+longship to act in that port. The player favours Tasks, so pauses come often.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
+import pytest
 from fire_and_axe_helpers import ScriptedDice, Table
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,6 +25,7 @@ from hypothesis import strategies as st
 from contracts.base import Command, Event
 from contracts.games.fire_and_axe import (
     GOODS,
+    DeclareTurnOver,
     FireAndAxeConfig,
     GameEnded,
     Raid,
@@ -36,6 +39,7 @@ from contracts.games.fire_and_axe import (
     TreasureCollected,
 )
 from domain.engine import fold
+from domain.errors import IllegalCommand
 from domain.games.fire_and_axe import GAME
 from domain.games.fire_and_axe.data import (
     CREW_PER_PLAYER,
@@ -127,6 +131,9 @@ def play_out(table: Table, rng: random.Random) -> None:
         if not acting:
             break
         (seat,) = acting
+        if state.turn is not None and state.turn.pending is not None:
+            with pytest.raises(IllegalCommand):  # nothing ends the turn past a pending choice
+                GAME.decide(state, DeclareTurnOver(), seat, table.chance)
         events = GAME.decide(state, choose(state, seat, rng), seat, table.chance)
         for event in events:
             if isinstance(event, GameEnded):
@@ -150,12 +157,14 @@ def play_out(table: Table, rng: random.Random) -> None:
         assert score.total == sum(score.breakdown.values())
 
 
-@settings(max_examples=100, deadline=None, derandomize=True, database=None)
+# 200 examples: the derandomized run then meets a Raid that ends the game with the conflict
+# Runes in play (100 did not); well under 10 s.
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
     players=st.integers(3, 5),
     conflict_runes=st.booleans(),
-    saga=st.sampled_from([None, *SAGA_IDS]),
+    saga=st.none() | st.sampled_from(SAGA_IDS),
 )
 def test_no_payment_score_or_piece_is_lost_between_a_pause_and_the_end(
     seed: int, players: int, conflict_runes: bool, saga: int | None
