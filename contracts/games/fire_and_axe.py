@@ -313,7 +313,7 @@ class Traded(Event, frozen=True):
 
 class RaidRolled(Event, frozen=True):
     """One Raid roll: it succeeds above `target` (the port's value, less 1 with a good in
-    it, less 1 with War Cry); a failure costs `lost` crew (0 with Shield Wall)."""
+    it, less 1 per War Cry); a failure costs `lost` crew (0 with Shield Wall)."""
 
     seat: int
     port: str
@@ -556,7 +556,7 @@ class TurnStatus(msgspec.Struct, frozen=True):
     ports_tried: tuple[str, ...]
     skulls_covered: tuple[int, ...]
     pending: PendingView | None
-    prepared: tuple[RuneKind, ...]
+    prepared: tuple[RuneKind, ...]  # one entry per card played: War Crys stack
 
 
 class FireAndAxeView(View, frozen=True):

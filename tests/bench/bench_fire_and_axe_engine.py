@@ -10,7 +10,7 @@ in this process:
 - the baseline: msgspec JSON encoding and decoding that game's events.
 Costs are also given as ratios to the baseline, which is what to compare across machines.
 It also reports how long random games last (commands, turns, rounds) and how they end: random
-bots seldom complete Sagas, so most end at the round limit (decision 17 in the game's README).
+bots seldom complete Sagas, so most end at the round limit (decision E1 in the game's README).
 """
 
 from __future__ import annotations

@@ -129,10 +129,23 @@ def decide(state: FireAndAxeState, command: Command, seat: int, chance: Chance) 
     check(state, command, seat)
     tape = Tape(state, chance)
     turn_over = RULES[type(command)][1](tape, seat, command)
-    complete_sagas(tape, seat)
+    if not _treasure_waits_for_the_end(tape, seat):
+        complete_sagas(tape, seat)
     if turn_over and not tape.state.ended:
         pass_turn(tape)
     return tape.events
+
+
+def _treasure_waits_for_the_end(tape: Tape, seat: int) -> bool:
+    """Decision 20: whether a Raid's treasure still waits (the Fortune of War window) while
+    the Saga check would end the game; the check then runs once the treasure is taken, so
+    the Raid resolves in full before the end."""
+    pending = tape.state.turn.pending if tape.state.turn else None
+    if pending is None or pending.kind != "treasure":
+        return False
+    trial = Tape(tape.state, tape.chance)
+    complete_sagas(trial, seat)
+    return trial.state.ended
 
 
 def accepts(state: FireAndAxeState, command: Command, seat: int) -> bool:

@@ -92,7 +92,7 @@ def _score(player: Player, rule: str, points: int) -> None:
 def _end_attack(turn: Turn) -> None:
     turn.pending = None
     turn.raid_rolls = 0
-    turn.attack = set()
+    turn.attack = []
 
 
 def _starting_bonus(state: FireAndAxeState, event: StartingBonus) -> None:
@@ -157,7 +157,7 @@ def _sailed(state: FireAndAxeState, event: Sailed) -> None:
     turn = current_turn(state)
     turn.sailing += 1
     turn.skulls.update(event.skulls)
-    turn.prepared = set()
+    turn.prepared = []
     turn.prepared_port = None
     if event.skulls:
         turn.pending = Pending("losses", losses=len(event.skulls))
@@ -201,8 +201,8 @@ def _raid_rolled(state: FireAndAxeState, event: RaidRolled) -> None:
     turn.tried.add(event.port)
     turn.raid_rolls += 1
     if turn.prepared_port == event.port:
-        turn.attack |= turn.prepared
-        turn.prepared = set()
+        turn.attack += turn.prepared
+        turn.prepared = []
         turn.prepared_port = None
     turn.pending = None if event.success else Pending("raid_again", port=event.port)
 
@@ -231,7 +231,7 @@ def _settle_rolled(state: FireAndAxeState, event: SettleRolled) -> None:
     turn = current_turn(state)
     turn.tried.add(event.port)
     if turn.prepared_port == event.port:  # the dice are rolled together: the help is used
-        turn.prepared = set()
+        turn.prepared = []
         turn.prepared_port = None
     if event.success and state.players[event.seat].crew == 1:
         turn.pending = Pending("confirm_settlement", port=event.port)
@@ -268,7 +268,7 @@ def _sailing_reduced(state: FireAndAxeState, event: SailingReduced) -> None:
 
 def _attack_prepared(state: FireAndAxeState, event: AttackPrepared) -> None:
     turn = current_turn(state)
-    turn.prepared.add(event.rune)
+    turn.prepared.append(event.rune)
     turn.prepared_port = event.port
 
 

@@ -25,6 +25,7 @@ from contracts.games.fire_and_axe import (
     SailingReduced,
     SettlementOverthrown,
     TreasureCollected,
+    Wrecked,
 )
 from domain.games.fire_and_axe.common import in_homeland, refuse
 from domain.games.fire_and_axe.data import (
@@ -43,6 +44,8 @@ from domain.games.fire_and_axe.state import (
     is_port,
 )
 from domain.games.fire_and_axe.tape import Tape
+from domain.games.fire_and_axe.tasks import attack_target, shielded
+from domain.games.fire_and_axe.turns import wreck
 
 Check = Callable[[FireAndAxeState, int, PlayRune], None]
 Perform = Callable[[Tape, int, PlayRune], None]
@@ -84,11 +87,8 @@ def check_window(state: FireAndAxeState, seat: int, command: PlayRune, window: W
     if pending is not None:
         refuse("rune", "pending", f"Answer the pending {pending.kind} first.", rune=command.rune)
     if window == "before_attack":
-        turn = current_turn(state)
         if not is_port(location) or not attack_possible(state, location):
             refuse("rune", "window", "Play it in a port before attacking.", rune=command.rune)
-        if turn.prepared_port == location and command.rune in turn.prepared:
-            refuse("rune", "already_prepared", "That Rune already helps this attack.")
     elif window == "in_port_with_rival_settlement":
         owner = state.settlements.get(location)
         if owner is None or owner == seat:
@@ -137,16 +137,26 @@ def recruits(tape: Tape, seat: int, command: PlayRune) -> None:
     tape.add(CrewRecruited(seat=seat, count=count))
 
 
-def _check_unrest(state: FireAndAxeState, seat: int, command: PlayRune) -> None:
-    if state.players[seat].crew < 2:
-        refuse("rune", "last_crew", "Unrest needs a crewmember to spare.")
-
-
 def unrest(tape: Tape, seat: int, command: PlayRune) -> None:
-    """The rival Settlement here returns to its owner's supply; one of your crew settles."""
+    """The rival Settlement here returns to its owner's supply; one of your crew settles.
+    Decision 18: the last crewmember aboard may settle; the longship is then wrecked."""
     port = tape.state.players[seat].location
     owner = tape.state.settlements[port]
     tape.add(SettlementOverthrown(seat=seat, owner=owner, port=port))
+    if tape.state.players[seat].crew == 0:
+        wreck(tape, seat)
+
+
+def _check_war_cry(state: FireAndAxeState, seat: int, command: PlayRune) -> None:
+    # Decision 19: War Crys stack, +1 each; decision 17: not once every die already wins.
+    if attack_target(state, state.players[seat].location) < 1:
+        refuse("rune", "no_effect", "Every die of this attack already succeeds.")
+
+
+def _check_shield_wall(state: FireAndAxeState, seat: int, command: PlayRune) -> None:
+    # Decision 17: a second Shield Wall for the same attack would change nothing.
+    if shielded(state, state.players[seat].location):
+        refuse("rune", "already_prepared", "Shield Wall already saves every failed die here.")
 
 
 def prepare_attack(tape: Tape, seat: int, command: PlayRune) -> None:
@@ -205,9 +215,9 @@ EFFECTS: dict[RuneKind, RuneEffect] = {
     ),
     "fair_wind": RuneEffect("any_time", _check_fair_wind, fair_wind),
     "recruits": RuneEffect("any_time", _check_recruits, recruits),
-    "unrest": RuneEffect("in_port_with_rival_settlement", _check_unrest, unrest),
-    "war_cry": RuneEffect("before_attack", _no_check, prepare_attack),
-    "shield_wall": RuneEffect("before_attack", _no_check, prepare_attack),
+    "unrest": RuneEffect("in_port_with_rival_settlement", _no_check, unrest),
+    "war_cry": RuneEffect("before_attack", _check_war_cry, prepare_attack),
+    "shield_wall": RuneEffect("before_attack", _check_shield_wall, prepare_attack),
     "plunder": RuneEffect("any_time", _check_plunder, plunder, takes_target=True, takes_good=True),
     "fortune_of_war": RuneEffect("after_raid", _no_check, fortune_of_war),
     "desertion": RuneEffect("any_time", _check_desertion, desertion, takes_target=True),
@@ -246,10 +256,11 @@ def _discard(tape: Tape, seat: int, rune: RuneKind, dial: int, played: bool) -> 
 
 
 def perform_play_rune(tape: Tape, seat: int, command: PlayRune) -> bool:
-    """To the discard pile, the dial turned, then the effect."""
+    """To the discard pile, the dial turned, then the effect; the turn is over if it wrecked
+    the player's own longship (Unrest with the last crewmember)."""
     _discard(tape, seat, command.rune, command.dial, played=True)
     EFFECTS[command.rune].perform(tape, seat, command)
-    return False
+    return any(isinstance(event, Wrecked) and event.seat == seat for event in tape.events)
 
 
 def check_discard_rune(state: FireAndAxeState, seat: int, command: DiscardRune) -> None:

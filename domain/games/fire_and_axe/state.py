@@ -68,9 +68,10 @@ class Turn:
     skulls: set[int] = field(default_factory=set)
     pending: Pending | None = None
     raid_rolls: int = 0
-    prepared: set[RuneKind] = field(default_factory=set)  # War Cry / Shield Wall for an attack
+    # War Cry / Shield Wall played for the next attack (one entry per card: they stack)
+    prepared: list[RuneKind] = field(default_factory=list)
     prepared_port: str | None = None
-    attack: set[RuneKind] = field(default_factory=set)  # what helps the attack under way
+    attack: list[RuneKind] = field(default_factory=list)  # what helps the attack under way
     last_turn: bool = False  # the third Final Round token was placed at its start
 
     def copy(self) -> Turn:
@@ -83,9 +84,9 @@ class Turn:
             set(self.skulls),
             None if self.pending is None else Pending(**vars(self.pending)),
             self.raid_rolls,
-            set(self.prepared),
+            list(self.prepared),
             self.prepared_port,
-            set(self.attack),
+            list(self.attack),
             self.last_turn,
         )
 

@@ -11,6 +11,7 @@ from contracts.games.fire_and_axe import (
     ConfirmSettlement,
     RaidEnded,
     RaidRolled,
+    RuneKind,
     Settle,
     SettlementDeclined,
     SettlementMade,
@@ -65,21 +66,23 @@ def perform_trade(tape: Tape, seat: int, command: Trade) -> bool:
     return False
 
 
-def attack_target(state: FireAndAxeState, port: str) -> int:
-    """The highest roll that fails: the port's value, less 1 for a good in it and for War
-    Cry (prepared for this port, or helping the attack under way)."""
+def attack_helps(state: FireAndAxeState, port: str) -> list[RuneKind]:
+    """The attack Runes helping an attack in the port: prepared for it, or helping the
+    attack under way (one entry per card played)."""
     turn = state.turn
     assert turn is not None
-    helps = turn.attack | (turn.prepared if turn.prepared_port == port else set())
-    return effective_value(state, port) - (1 if "war_cry" in helps else 0)
+    return turn.attack + (turn.prepared if turn.prepared_port == port else [])
+
+
+def attack_target(state: FireAndAxeState, port: str) -> int:
+    """The highest roll that fails: the port's value, less 1 for a good in it and 1 for
+    each War Cry (decision 19: they stack)."""
+    return effective_value(state, port) - attack_helps(state, port).count("war_cry")
 
 
 def shielded(state: FireAndAxeState, port: str) -> bool:
     """Whether Shield Wall covers this attack's failed dice."""
-    turn = state.turn
-    assert turn is not None
-    helps = turn.attack | (turn.prepared if turn.prepared_port == port else set())
-    return "shield_wall" in helps
+    return "shield_wall" in attack_helps(state, port)
 
 
 def check_raid(state: FireAndAxeState, seat: int) -> None:

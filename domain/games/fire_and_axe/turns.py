@@ -25,7 +25,7 @@ def pass_turn(tape: Tape) -> None:
 
     The holder of the Final Round tokens places one at the start of each of its later turns,
     also when sitting out; the game ends after the turn in which the third is placed, or when
-    every player sits out; decision 17: also after the round limit's last full round.
+    every player sits out; decision E1: also after the round limit's last full round.
     """
     seat = tape.turn.seat
     last_turn = tape.turn.last_turn

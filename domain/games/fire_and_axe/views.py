@@ -100,7 +100,7 @@ def _turn(state: FireAndAxeState) -> TurnStatus | None:
         pending=None
         if pending is None
         else PendingView(kind=pending.kind, port=pending.port, losses=pending.losses),
-        prepared=tuple(sorted(turn.prepared | turn.attack)),
+        prepared=tuple(sorted(turn.prepared + turn.attack)),
     )
 
 

@@ -6,6 +6,7 @@ import pytest
 from fire_and_axe_helpers import kinds, new_table
 
 from contracts.games.fire_and_axe import (
+    WINTERING,
     DialTurned,
     DiscardRune,
     PlayRune,
@@ -16,6 +17,7 @@ from contracts.games.fire_and_axe import (
     TakeTreasure,
     TreasureCollected,
 )
+from domain.games.fire_and_axe import GAME
 from domain.games.fire_and_axe.data import clear_days
 
 
@@ -79,6 +81,15 @@ def test_recruits_bring_up_to_two_crew_into_open_slots() -> None:
     assert table.refuse(PlayRune(rune="recruits")).code == "fire_and_axe.rune.no_room"
 
 
+def test_recruits_with_no_crewmember_in_supply_would_change_nothing_and_are_refused() -> None:
+    table = new_table().ship("Skagerrak", crew=2).runes("recruits")
+    for index in range(13):  # the other 13 of the seat's 15 crewmembers are settled
+        table.state.settlements[f"port-{index}"] = table.seat
+    assert table.refuse(PlayRune(rune="recruits")).code == "fire_and_axe.rune.no_room"
+    # And discarding it still turns the dial
+    assert DiscardRune(rune="recruits", dial=1) in table.legal()
+
+
 def test_unrest_overthrows_a_rival_settlement() -> None:
     table = new_table().ship("Arles", crew=2).runes("unrest")
     rival = (table.seat + 1) % 3
@@ -92,9 +103,22 @@ def test_unrest_needs_a_rival_settlement_and_a_spare_crewmember() -> None:
     assert table.refuse(PlayRune(rune="unrest")).code == "fire_and_axe.rune.window"
     table.state.settlements["Arles"] = table.seat
     assert table.refuse(PlayRune(rune="unrest")).code == "fire_and_axe.rune.window"
-    table.state.settlements["Arles"] = (table.seat + 1) % 3
-    table.ship("Arles", crew=1)
-    assert table.refuse(PlayRune(rune="unrest")).code == "fire_and_axe.rune.last_crew"
+
+
+def test_unrest_with_the_last_crewmember_settles_it_and_wrecks_the_ship() -> None:
+    # Given a longship in Arles with one crewmember and a good, a rival's Settlement there
+    table = new_table().ship("Arles", crew=1, goods=["furs"]).runes("unrest")
+    seat, rival = table.seat, (table.seat + 1) % 3
+    table.state.settlements["Arles"] = rival
+    assert PlayRune(rune="unrest") in table.legal()
+    # When Unrest is played
+    events = table.play(PlayRune(rune="unrest"))
+    # Then the crewmember settles, and the crewless ship is wrecked: goods back, turn over
+    assert kinds(events)[:4] == ["RunePlayed", "SettlementOverthrown", "Wrecked", "TurnPassed"]
+    assert table.state.settlements["Arles"] == seat
+    assert table.player(seat).location == WINTERING and table.player(seat).crew == 0
+    assert table.player(seat).goods == [] and table.state.supply["furs"] == 11
+    assert table.seat != seat
 
 
 def test_war_cry_adds_one_to_every_die_of_the_attack() -> None:
@@ -106,17 +130,44 @@ def test_war_cry_adds_one_to_every_die_of_the_attack() -> None:
     assert kinds(events) == ["RaidRolled", "TownTaken", "TreasureCollected"]
 
 
+def test_two_war_crys_add_two_to_every_die_of_the_attack() -> None:
+    # Given Bayeux (4) and two War Crys played before the first roll
+    table = new_table(conflict_runes=False).ship("Bayeux", crew=3).runes("war_cry", "war_cry")
+    table.play(PlayRune(rune="war_cry"))
+    table.play(PlayRune(rune="war_cry"))
+    assert GAME.view(table.state, table.seat).turn.prepared == ("war_cry", "war_cry")  # type: ignore[union-attr]
+    # When the roll is a 3: with +2 it beats the value
+    events = table.play(Raid(), 3)
+    assert kinds(events) == ["RaidRolled", "TownTaken", "TreasureCollected"]
+    assert events[0].target == 2  # type: ignore[attr-defined]
+
+
+def test_no_war_cry_once_every_die_of_the_attack_already_wins() -> None:
+    # Given Lindisfarne (2) with a good in it (1): one War Cry makes every roll win
+    table = new_table().ship("Lindisfarne", crew=2).runes("war_cry", "war_cry")
+    table.state.port_goods["Lindisfarne"] = "fish"
+    table.play(PlayRune(rune="war_cry"))
+    # Then a second one would change nothing
+    assert table.refuse(PlayRune(rune="war_cry")).code == "fire_and_axe.rune.no_effect"
+
+
+def test_a_second_shield_wall_for_one_attack_changes_nothing_and_is_refused() -> None:
+    table = new_table().ship("Lindisfarne", crew=2).runes("shield_wall", "shield_wall")
+    table.play(PlayRune(rune="shield_wall"))
+    refused = table.refuse(PlayRune(rune="shield_wall"))
+    assert refused.code == "fire_and_axe.rune.already_prepared"
+
+
 def test_war_cry_helps_settling_too_and_is_lost_by_sailing_away() -> None:
     table = new_table().ship("Arles", crew=3).runes("war_cry", "war_cry")
     table.play(PlayRune(rune="war_cry"))
-    assert table.refuse(PlayRune(rune="war_cry")).code == "fire_and_axe.rune.already_prepared"
     table.play(Settle(dice=1), 3)  # 3 + 1 beats Arles's 3
     assert table.state.settlements["Arles"] == table.seat
     assert table.refuse(PlayRune(rune="war_cry")).code == "fire_and_axe.rune.window"
     table.ship("Balearics", crew=3)
     table.play(PlayRune(rune="war_cry"))
     table.play(Sail(to="Gulf of Lion"))
-    assert table.turn.prepared == set()
+    assert table.turn.prepared == []
 
 
 def test_shield_wall_saves_the_crew_of_failed_dice() -> None:

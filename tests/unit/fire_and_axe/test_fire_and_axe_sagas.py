@@ -9,12 +9,16 @@ from contracts.games.fire_and_axe import (
     DeclareTurnOver,
     EraBegan,
     GameEnded,
+    PlayRune,
     Raid,
+    RuneKind,
     SagaCompleted,
     SagaDiscarded,
     SagaRevealed,
     Settle,
+    TakeTreasure,
     Trade,
+    TreasureCollected,
 )
 from domain.games.fire_and_axe import GAME
 from domain.games.fire_and_axe.data import DATA
@@ -171,3 +175,48 @@ def test_the_round_limit_ends_the_game_after_the_last_seat_of_the_round() -> Non
     events = table.play(DeclareTurnOver())
     assert events[-1] == GameEnded(reason="round_limit")
     assert GAME.outcome(table.state) is not None
+
+
+LINDISFARNE_RAID = next(s.id for s in DATA.sagas.values() if s.ports == ("Lindisfarne",))
+
+
+def raid_the_last_saga(conflict_runes: bool, *runes: RuneKind) -> Table:
+    """Given the Lindisfarne Raid Saga as the last one left (deck empty), a longship in
+    Lindisfarne, its town hiding 7; when the Raid succeeds (a 6 beats 2)."""
+    table = new_table(conflict_runes=conflict_runes).ship("Lindisfarne", crew=2).runes(*runes)
+    with_sagas(table, [None, LINDISFARNE_RAID, None], [])
+    table.state.towns["Lindisfarne"] = ("small", 7)
+    table.play(Raid(), 6)
+    return table
+
+
+def final_scores(table: Table) -> list[int]:
+    outcome = GAME.outcome(table.state)
+    assert outcome is not None, "the game is over"
+    return [score.total for score in outcome.scores]
+
+
+def test_a_raid_completing_the_last_saga_pays_its_treasure_whatever_the_options() -> None:
+    # Without the conflict Runes the treasure is paid in the Raid, then the game ends
+    plain = raid_the_last_saga(conflict_runes=False)
+    assert GAME.to_act(plain.state) == []
+    # With them the Raid first resolves in full: the game waits for the treasure
+    conflict = raid_the_last_saga(conflict_runes=True)
+    seat = conflict.seat
+    assert conflict.turn.pending is not None and conflict.turn.pending.kind == "treasure"
+    assert conflict.state.saga_spaces[1] == LINDISFARNE_RAID
+    events = conflict.play(TakeTreasure())
+    # Then the Saga check runs after the treasure, and ends the game
+    assert kinds(events)[:2] == ["TreasureCollected", "SagaCompleted"]
+    assert events[-1] == GameEnded(reason="last_saga")
+    assert conflict.player(seat).points["treasure"] == 7
+    assert final_scores(conflict) == final_scores(plain)
+
+
+def test_fortune_of_war_may_double_the_treasure_of_the_raid_that_ends_the_game() -> None:
+    table = raid_the_last_saga(True, "fortune_of_war")
+    seat = table.seat
+    events = table.play(PlayRune(rune="fortune_of_war"))
+    assert TreasureCollected(seat=seat, port="Lindisfarne", points=14) in events
+    assert events[-1] == GameEnded(reason="last_saga")
+    assert table.player(seat).points["treasure"] == 14
