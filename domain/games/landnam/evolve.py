@@ -184,10 +184,15 @@ def _moved(state: LandnamState, event: ev.Moved) -> None:
     if state.turn.chase is None or state.turn.chase[0] != event.unit:
         _count_step(state, event.unit, event.extra)
     state.turn.chase = None
-    unit.at = event.to
-    terrain = None if event.to is None else state.terrain[event.to]
+    place(state, unit, event.to)
+
+
+def place(state: LandnamState, unit: Unit, to: ev.Hex | None) -> None:
+    """Put a unit on `to` (None: the outer sea); a ship is on land exactly while its hex is
+    land (decision 8), however it got there: a step or a flight (decision 28)."""
+    unit.at = to
     if unit.kind == "ship":
-        unit.landed = terrain not in (None, "sea")
+        unit.landed = to is not None and state.terrain[to] != "sea"
 
 
 def _step_spent(state: LandnamState, event: ev.StepSpent) -> None:
@@ -199,14 +204,15 @@ def _step_spent(state: LandnamState, event: ev.StepSpent) -> None:
 
 def _chased(state: LandnamState, event: ev.Chased) -> None:
     chaser = state.units[event.unit]
+    if not state.players[chaser.owner].started:  # a first move may chase (decision 27)
+        state.claimed_edges.add(edge_lines(event.hex)[0])
     _count_step(state, event.unit, event.extra)
     state.turn.chase = (event.unit, event.victim, event.hex, chaser.at)
     state.turn.phase = "flee"
 
 
 def _unit_fled(state: LandnamState, event: ev.UnitFled) -> None:
-    unit = state.units[event.unit]
-    unit.at = event.to
+    place(state, state.units[event.unit], event.to)
     state.turn.phase = "move"
 
 

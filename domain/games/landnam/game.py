@@ -22,8 +22,11 @@ class LandnamGame:
     """Landnám (Tor Gjerde) for 3 to 5 players; see this package's README."""
 
     name: str = "landnam"
-    # Bump when a rule, a decision or the data changes: stored games replay under their own.
-    rules_version: str = "1"
+    # Bump when a rule, a decision or the data changes what a command gives or how a game
+    # scores: a stored game is never replayed or re-derived under rules it was not played
+    # under. 2: a card on the first move, a ship that fled from land is a ship again
+    # (decisions 27 and 28 in this package's README).
+    rules_version: str = "2"
     config_type: type[GameConfig] = LandnamConfig
     command_type = LandnamCommand
     event_type = LandnamEvent

@@ -113,10 +113,9 @@ def check_step(state: LandnamState, seat: int, command: Step) -> None:
         raise IllegalCommand("landnam.fate.explore_only", "Exploration cards go with exploring.")
     terrain = None if command.to is None else state.terrain[command.to]
     occupant = state.unit_at(command.to)
-    if first and (occupant is not None or not may_enter(unit, terrain, False)):
-        if command.fate is not None:
-            raise IllegalCommand("landnam.fate.useless", "No card helps that first move.")
+    if first and command.fate is None and not _enters(unit, occupant, terrain, None):
         return  # decision 7: the step is spent even if the ship cannot enter
+    # Decision 27: otherwise a first move takes a card as any step does.
     if occupant is not None:
         _check_chase(unit, occupant, terrain, command.fate)
         return
@@ -129,6 +128,16 @@ def check_step(state: LandnamState, seat: int, command: Step) -> None:
     if command.fate == "landing" and may_enter(unit, terrain, True):
         return
     raise IllegalCommand("landnam.move.cannot_enter", f"That unit cannot enter {terrain}.")
+
+
+def _enters(
+    unit: Unit, occupant: Unit | None, terrain: Terrain | None, fate: FateKind | None
+) -> bool:
+    """Whether a step into an explored hex gets in: a move, or a chase (decision 9)."""
+    if occupant is None:
+        return may_enter(unit, terrain, fate == "landing")
+    chases = fate == "chase" or unit.owner in occupant.red
+    return chases and occupant.owner != unit.owner and may_enter(unit, terrain, False)
 
 
 def _check_first_move(state: LandnamState, unit: Unit, to: Hex | None) -> None:
@@ -175,11 +184,11 @@ def do_step(work: Work, seat: int, command: Step) -> None:
         return
     occupant = state.unit_at(to)
     terrain = None if to is None else state.terrain[to]
-    if to is not None and (occupant is not None or not may_enter(unit, terrain, landing)):
-        if occupant is not None and not first_move_pending(state, seat):
-            chase(work, unit.id, occupant.id, to, extra)
-        else:
-            work.emit(StepSpent(unit=unit.id, to=to, extra=extra))
+    if to is not None and not _enters(unit, occupant, terrain, command.fate):
+        work.emit(StepSpent(unit=unit.id, to=to, extra=extra))  # only a first move (decision 7)
+        return
+    if to is not None and occupant is not None:
+        chase(work, unit.id, occupant.id, to, extra)
         return
     work.emit(Moved(unit=unit.id, to=to, extra=extra))
     if to is None:
