@@ -104,10 +104,8 @@ async def read_finished(records: GameRecords, game_id: str) -> FinishedGame | No
             first_moves.game_event(stored.command_id)
         elif isinstance(event, GameCreated):
             created = event
-        elif isinstance(event, SeatResigned | SeatAbandoned):
+        elif isinstance(event, SeatResigned | SeatAbandoned | SeatForfeited):
             taken_over.append(event.seat)
-            first_moves.left(event.seat)
-        elif isinstance(event, SeatForfeited):  # ranked last by the outcome itself
             first_moves.left(event.seat)
         elif isinstance(event, GameCancelled):
             cancelled = True

@@ -5,9 +5,9 @@ The rule (docs/ratings.md):
   players at the end, rates nobody;
 - a seat is rated when a player holds it (a guest's seat token and a bot rate nobody);
 - seats whose players played to the end are ranked as the game ranked them (ties stay ties);
-- a player whose seat a bot took over (resigned, or abandoned after missed turns) is ranked
-  below every player who played to the end, whatever the bot made of the seat; of several,
-  the one who left earlier is ranked lower;
+- a player whose seat a bot took over (resigned, forfeited on the clock, or abandoned after
+  missed turns) is ranked below every player who played to the end, whatever the bot made of
+  the seat; of several, the one who left earlier is ranked lower;
 - a game in which a player's seat resigned, forfeited or was abandoned before that player made
   a move of their own is aborted: it rates nobody (as chess servers abort a game before both
   sides moved), so a puppet account that resigns at once cannot feed anyone rating points.

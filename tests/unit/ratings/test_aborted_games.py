@@ -12,23 +12,28 @@ import fakeredis
 import pytest
 
 from contracts.outcome import Outcome, PlayerScore
+from contracts.stream import Clock
 from service import bootstrap
 from service.adapters.ratings.store import RatingsStore
+from service.core.pipeline.deadlines import fire_due
 from service.core.ratings.finished import FirstMoves
 from service.core.ratings.results import RESULT_DECODER, rated_result
-from tests.fakes.race import RaceGame
+from tests.fakes.race import RaceGame, race_config
 from tests.unit.ratings.play import play_out, play_turns, players_game
 from tests.unit.ratings.snapshot import projection
 from tests.unit.service.harness import Harness, make_harness
 
 pytestmark = pytest.mark.anyio
+FIXED_SEED = "5e" * 32
 
 
 @pytest.fixture
 async def harness(
     race: RaceGame, fake_redis: fakeredis.aioredis.FakeRedis, tmp_path: Path
 ) -> AsyncIterator[Harness]:
-    made = make_harness(fake_redis, data_dir=str(tmp_path), max_active_games_per_player=0)
+    made = make_harness(
+        fake_redis, data_dir=str(tmp_path), max_active_games_per_player=0, allow_chosen_seeds=True
+    )
     yield made
     await made.skald.close()
 
@@ -113,6 +118,51 @@ async def test_a_rebuild_from_the_games_aborts_the_same_games(harness: Harness) 
     assert await store.unlogged([farmed]) == []
     assert await store.entries(0, 100) == log
     assert await projection(store) == live
+
+
+async def forfeit_game(harness: Harness, farmer: str, puppet: str, puppet_moves: int) -> None:
+    """A game on a clock whose timed-out seat forfeits: the puppet makes `puppet_moves` moves,
+    then never moves again (its deadline fires: it forfeits); the farmer plays to the end."""
+    players, reads = harness.skald.players, harness.skald.reads
+    clock = Clock(per_move_s=86_400.0, on_timeout="forfeit")
+    config = race_config(target=30)
+    game = await players.create_game(farmer, "race", config, FIXED_SEED, clock=clock)
+    await players.join(farmer, game.game_id, 0)
+    await players.join(puppet, game.game_id, 1)
+    await harness.run_jobs()
+    deadlines = harness.skald.commands.deadlines
+    assert deadlines is not None
+    for step in range(400):
+        turn = await reads.turn(game.game_id, None)
+        if turn.finished:
+            return
+        seat = turn.to_act[0]
+        if seat == 0 or puppet_moves > 0:
+            puppet_moves -= seat
+            legal = (await reads.turn(game.game_id, seat)).legal_commands
+            await harness.skald.commands.submit(game.game_id, seat, f"s{step}", legal[0], "r")
+        else:
+            await fire_due(deadlines, harness.skald.store, harness.scheduler, turn.deadlines[1])
+        await harness.run_jobs()
+    raise AssertionError("the game never finished")
+
+
+async def test_a_seat_forfeited_before_its_first_move_rates_nobody(harness: Harness) -> None:
+    farmer, puppet = await register(harness, "Farmer", "Puppet")
+    await forfeit_game(harness, farmer, puppet, puppet_moves=0)
+    assert await ratings_store(harness).log_length() == 0
+
+
+async def test_a_seat_forfeited_after_a_move_ranks_below_the_player_who_played_on(
+    harness: Harness,
+) -> None:
+    ada, bo = await register(harness, "Ada", "Bo")
+    # Bo moves once, then forfeits; the greedy bot in Bo's seat outruns Ada's first-choice
+    # moves, but leaving is losing.
+    await forfeit_game(harness, ada, bo, puppet_moves=1)
+    (_, data), *_ = await ratings_store(harness).entries(0, 10)
+    result = RESULT_DECODER.decode(data)
+    assert [(s.player_id, s.rank) for s in result.seats] == [(ada, 1), (bo, 2)]
 
 
 def two_seats() -> Outcome:
