@@ -17,6 +17,7 @@ A game is pure rules. The service drives it only through this protocol, so nothi
     scramble_hidden(state, seat, chance)-> a copy whose hidden information (to seat) differs
     greedy_bot(seed)                   -> a bot greedy on a seat's immediate score (stand-ins)
     may_pass, pass_command(state, seat)-> whether the rules let a seat pass; its passing command
+    rating_variant(config)             -> the variant a game with this config is rated in
 
 Callers decide through `decide(game, state, command, seat, chance)` below, which applies the
 turn rules every game shares (`check_may_act`: one set of refusal codes, `game.finished` and
@@ -38,7 +39,7 @@ Choices of this protocol, and why:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from contracts.base import Command, Event, GameConfig, View
@@ -63,6 +64,12 @@ class Game(Protocol):
 
     def example_configs(self) -> Sequence[GameConfig]:
         """Configs that cover the game's options, for conformance tests and demos."""
+        ...
+
+    def rating_variant(self, config: Mapping[str, object]) -> str:
+        """The variant a game created with `config` (as its GameCreated records it) is rated
+        in: what in the config makes it a different game to be good at, never the player
+        count; 1 to 63 lowercase letters, digits and dashes. `{}` gives the default's."""
         ...
 
     def setup(self, config: GameConfig, chance: Chance) -> list[Event]:

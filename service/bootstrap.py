@@ -15,6 +15,7 @@ import httpx
 from redis import Redis as SyncRedis
 from redis.asyncio import BlockingConnectionPool, Redis
 
+from service.adapters.address_limits import AddressCounters
 from service.adapters.archive.archive_store import ArchiveStore
 from service.adapters.archive.directory_archive import DirectoryArchive
 from service.adapters.archive.postgres_archive import PostgresArchive
@@ -51,6 +52,7 @@ from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
 from service.core.ratings.ledger import LedgerReport, RatingLedger
+from service.facade.address_limits import AddressLimits
 from service.facade.command_side import CommandSide
 from service.facade.history_side import HistoryService
 from service.facade.metas import GameMetas
@@ -199,6 +201,7 @@ def skald(
         players=PlayerSide(commands, reads, Players(redis, prefix), NotifyMarks(redis, prefix)),
         notifications=notification_side(settings, redis, notifier),
         webhooks=webhook_admin(settings, redis),
+        address_limits=AddressLimits(settings, AddressCounters(redis, prefix)),
     )
 
 

@@ -52,11 +52,14 @@ Phase = Literal[
 BuildKind = Literal["farm", "town", "settler", "ship", "harbour", "aging"]
 
 
+DEFAULT_MAX_ROUNDS = 60  # the rule book's length
+
+
 class LandnamConfig(GameConfig, frozen=True):
     """A new game: 3 to 5 players; the game also stops after `max_rounds` rounds."""
 
     players: Annotated[int, msgspec.Meta(ge=3, le=5)]
-    max_rounds: Annotated[int, msgspec.Meta(ge=1, le=500)] = 60
+    max_rounds: Annotated[int, msgspec.Meta(ge=1, le=500)] = DEFAULT_MAX_ROUNDS
 
 
 # --- Commands --------------------------------------------------------------------------

@@ -183,6 +183,10 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicor
         ws_max_size=settings.max_body_bytes + WS_FRAME_SLACK_BYTES,
         limit_concurrency=settings.limit_concurrency,
         timeout_keep_alive=settings.timeout_keep_alive_s,
+        # X-Forwarded-For (and -Proto) only from the proxies the settings name (the client
+        # address the per-address limits count; uvicorn would otherwise trust 127.0.0.1).
+        proxy_headers=bool(settings.forwarded_allow_ips),
+        forwarded_allow_ips=settings.forwarded_allow_ips or None,
         log_config=None,  # service.shared.logging has configured the process
         access_log=False,  # RequestLogMiddleware logs each request once
         lifespan="on",

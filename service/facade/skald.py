@@ -19,6 +19,7 @@ from service.adapters.notifications import Notifier
 from service.adapters.store.ports import EventStore
 from service.adapters.store.side import KnownTokens, Seats
 from service.adapters.store.tickets import StreamTickets
+from service.facade.address_limits import AddressLimits
 from service.facade.checks import (
     MAX_TOKEN_LENGTH,
     redis_guarded,
@@ -62,6 +63,7 @@ class Skald:
         ratings: RatingSide | None = None,
         notifications: NotificationSide | None = None,
         webhooks: WebhookAdmin | None = None,
+        address_limits: AddressLimits | None = None,
     ) -> None:
         """Built by `service.bootstrap`, the one place that wires the object graph."""
         self.settings = settings
@@ -81,6 +83,8 @@ class Skald:
         # Players' notification feeds (read only: the workers' projector writes them).
         self.notifications = notifications
         self.webhooks = webhooks  # the operator's webhook endpoints and dead letters
+        # Per client address: players and token-less games created (None: not limited).
+        self.address_limits = address_limits
 
     async def close(self) -> None:
         """Close every connection this object opened."""

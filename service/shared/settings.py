@@ -71,6 +71,18 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # are not over, and games a player may create per hour (0: no limit).
     max_active_games_per_player: int = 50
     max_games_created_per_hour: int = 20
+    # What needs no credential, per client address and window (0: no limit; 429 with
+    # Retry-After past it): players created (`POST /players`), and games created without a
+    # player's token. Generous, as phones behind one carrier's NAT share an address: a flood
+    # guard, not a quota (a player's own games are limited per player above).
+    address_window_s: float = 60.0
+    players_per_address: int = 60
+    guest_games_per_address: int = 300
+    # The client address is the connection's peer. Behind a reverse proxy, list the proxies'
+    # addresses here (comma-separated, or `*`): the HTTP server then takes the client from
+    # their X-Forwarded-For (the nearest address not among them). Empty: the header is never
+    # trusted, so a client cannot choose the address it is counted under.
+    forwarded_allow_ips: str = ""
     # Arrays and objects nested in a request body (JSON or MessagePack); the deepest command or
     # config of the built-in games nests 4.
     max_body_depth: int = 32

@@ -97,6 +97,7 @@ async def connection_figures(
         SKALD_SSE_PER_GAME=str(streams // games + 1),
         SKALD_SSE_HEARTBEAT_S="600",
         SKALD_ARCHIVE_AFTER_S="-1",
+        SKALD_GUEST_GAMES_PER_ADDRESS="0",  # every game from this one address
     )
     command = [sys.executable, "-m", "service.cli", "serve", "--workers", "0"]
     api = subprocess.Popen(

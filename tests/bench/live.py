@@ -81,6 +81,9 @@ def live_skald(
         queue_name=f"bench-{run}",
         plugins=PLUGINS,
         rate_per_seat=0,
+        # Every table comes from this one address (10 000 games at once in the timers' runs).
+        players_per_address=0,
+        guest_games_per_address=0,
         batch_size=batch_size,
         bench_echo=True,
         **overrides,

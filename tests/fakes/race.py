@@ -11,7 +11,7 @@ Import the module, then `register_race()`; `unregister("race")` undoes it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -125,6 +125,10 @@ class RaceGame:
     view_type: Any = RaceView
     # No passing: every turn moves.
     may_pass: bool = False
+
+    def rating_variant(self, config: Mapping[str, object]) -> str:
+        """One rating pool: the target only sets the length."""
+        return "standard"
 
     def example_configs(self) -> Sequence[GameConfig]:
         """Two and three seats."""

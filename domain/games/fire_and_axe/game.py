@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from contracts.base import Command, Event, GameConfig
 from contracts.games.fire_and_axe import (
+    DEFAULT_ROUND_LIMIT,
     FireAndAxeCommand,
     FireAndAxeConfig,
     FireAndAxeEvent,
@@ -36,6 +37,19 @@ class FireAndAxeGame:
     view_type = FireAndAxeView
     # No passing: a turn cannot end in the Wintering Zone (decision 5, README).
     may_pass: bool = False
+
+    def rating_variant(self, config: Mapping[str, object]) -> str:
+        """`standard`, or parts joined by `-`: `no-conflict-runes` (`conflict_runes: false`),
+        `rounds-N` or `no-round-limit` (a `round_limit` other than the default)."""
+        parts = []
+        if config.get("conflict_runes", True) is False:
+            parts.append("no-conflict-runes")
+        rounds = config.get("round_limit", DEFAULT_ROUND_LIMIT)
+        if rounds is None:
+            parts.append("no-round-limit")
+        elif rounds != DEFAULT_ROUND_LIMIT:
+            parts.append(f"rounds-{rounds}")
+        return "-".join(parts) or "standard"
 
     def example_configs(self) -> Sequence[GameConfig]:
         """3, 4 and 5 players, with and without the conflict Runes; short round limits keep

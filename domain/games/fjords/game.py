@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from contracts.base import Command, Event, GameConfig
@@ -46,6 +46,11 @@ class FjordsGame:
         self.tiles = tiles
         # A new tile set changes the rules a stored game replays under.
         self.rules_version = f"{RULES_EDITION}/{tiles.name}"
+
+    def rating_variant(self, config: Mapping[str, object]) -> str:
+        """`base`, `epic` or `classic`: rune stones are not a variant (they are many small
+        modules, and a pool for each combination would leave every pool empty)."""
+        return str(config.get("variant", "base"))
 
     def example_configs(self) -> Sequence[GameConfig]:
         """The base game for 2, 3 and 4 players; each rune stone alone; every preset; all

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from contracts.base import Command, Event, GameConfig
-from contracts.games.landnam import LandnamCommand, LandnamConfig, LandnamEvent, LandnamView
+from contracts.games.landnam import (
+    DEFAULT_MAX_ROUNDS,
+    LandnamCommand,
+    LandnamConfig,
+    LandnamEvent,
+    LandnamView,
+)
 from contracts.outcome import Outcome
 from domain.bots import GreedyBot
 from domain.chance import Chance
@@ -33,6 +39,11 @@ class LandnamGame:
     view_type = LandnamView
     # A seat may pass its choices (harvest, movement, building, windows, offers).
     may_pass: bool = True
+
+    def rating_variant(self, config: Mapping[str, object]) -> str:
+        """`standard`, or `rounds-N` for a game cut at `max_rounds` other than the rule book's."""
+        rounds = config.get("max_rounds", DEFAULT_MAX_ROUNDS)
+        return "standard" if rounds == DEFAULT_MAX_ROUNDS else f"rounds-{rounds}"
 
     def example_configs(self) -> Sequence[GameConfig]:
         """Every player count, with short round limits (decision 24 in this package's README)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from contracts.base import Command, Event, GameConfig
@@ -30,6 +30,10 @@ class LoootGame:
     view_type = LoootView
     # No passing: every turn places a Viking.
     may_pass: bool = False
+
+    def rating_variant(self, config: Mapping[str, object]) -> str:
+        """One rating pool: `faces` only fixes the set-up, no option changes the rules."""
+        return "standard"
 
     def example_configs(self) -> Sequence[GameConfig]:
         """Every player count, drawn faces, and a fixed board."""

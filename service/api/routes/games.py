@@ -18,7 +18,7 @@ from service.shared.logging import log_fields
 
 from ..auth import bearer_token
 from ..docs import problems
-from ..limits import bounded_page
+from ..limits import admit_from_address, bounded_page
 from ..negotiation import reply
 
 TAGS = ["games"]
@@ -31,7 +31,9 @@ NO_STORE = {"cache-control": "no-store"}
     operation_id="createGame",
     summary="Create a game",
     description="A new game of `game` with its options in `config` (`players` plus the game's "
-    "own fields). The game opens in the lobby until every seat is taken.",
+    "own fields). The game opens in the lobby until every seat is taken. Created without a "
+    "player's token, games are limited per client address (429 `address.game_limit`, with "
+    "Retry-After); with one, per player (429 `player.create_limit`).",
     tags=TAGS,
     status_code=201,
     responses=problems(400, 401, 403, 413, 415, 422, 429, 503),
@@ -48,7 +50,8 @@ async def create_game(
         created = await skald.players.create_game(
             player_id, data.game, data.config, data.seed_hex, data.clock, data.rated
         )
-    else:
+    else:  # limited per client address (429 `address.game_limit`)
+        await admit_from_address(skald, request, "games")
         created = await skald.commands.create_game(
             data.game, data.config, data.seed_hex, clock=data.clock, rated=data.rated
         )

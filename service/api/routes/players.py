@@ -28,6 +28,7 @@ from service.shared.logging import log_fields
 
 from ..auth import bearer_token, required_seat
 from ..docs import problems
+from ..limits import admit_from_address
 from ..negotiation import reply
 from .games import options_route
 
@@ -52,17 +53,19 @@ async def acting_player(skald: Skald, request: Request[Any, Any, Any]) -> str:
     operation_id="createPlayer",
     summary="Become a player",
     description="A player with a display name; the reply carries the player's token, shown "
-    "once. It opens every seat the player takes.",
+    "once. It opens every seat the player takes. Limited per client address (429 "
+    "`address.player_limit`, with Retry-After).",
     tags=TAGS,
     status_code=201,
-    responses=problems(400, 413, 415, 422, 503),
+    responses=problems(400, 413, 415, 422, 429, 503),
 )
 async def create_player(
     request: Request[Any, Any, Any],
     skald: NamedDependency[Skald],
     data: JSONBody[CreatePlayerRequest],
 ) -> Response[PlayerToken]:
-    """Create a player."""
+    """Create a player (limited per client address: 429 `address.player_limit`)."""
+    await admit_from_address(skald, request, "players")
     created = await skald.players.register(data.name)
     return reply(request, created, 201, NO_STORE)
 

@@ -5,12 +5,17 @@ The rule (docs/ratings.md):
   players at the end, rates nobody;
 - a seat is rated when a player holds it (a guest's seat token and a bot rate nobody);
 - seats whose players played to the end are ranked as the game ranked them (ties stay ties);
-- a player whose seat a bot took over (resigned, or abandoned after missed turns) is ranked
-  below every player who played to the end, whatever the bot made of the seat; of several,
-  the one who left earlier is ranked lower.
+- a player whose seat a bot took over (resigned, forfeited on the clock, or abandoned after
+  missed turns) is ranked below every player who played to the end, whatever the bot made of
+  the seat; of several, the one who left earlier is ranked lower;
+- a game in which a player's seat resigned, forfeited or was abandoned before that player made
+  a move of their own is aborted: it rates nobody (as chess servers abort a game before both
+  sides moved), so a puppet account that resigns at once cannot feed anyone rating points.
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 import msgspec
 
@@ -56,12 +61,16 @@ def rated_result(
     outcome: Outcome,
     players: dict[int, str],
     taken_over: list[int],
+    left_before_moving: Collection[int] = (),
 ) -> RatedResult | None:
     """The rated result of a finished game, None when it rates nobody.
 
     `players`: seat -> player of every seat a player holds; `taken_over`: seats a bot took over
-    mid-game, in the order it happened.
+    mid-game, in the order it happened; `left_before_moving`: seats that resigned, forfeited or
+    were abandoned before their player's first move (any of them a player's: aborted).
     """
+    if any(seat in players for seat in left_before_moving):
+        return None
     left = [seat for seat in dict.fromkeys(taken_over) if seat in players]
     game_rank = {score.seat: score.rank for score in outcome.scores}
     stayed = sorted(

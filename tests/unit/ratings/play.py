@@ -22,6 +22,16 @@ async def play_out(harness: Harness, game_id: str, tag: str) -> Outcome:
     raise AssertionError("the game did not end")
 
 
+async def play_turns(harness: Harness, game_id: str, turns: int, tag: str) -> None:
+    """`turns` turns, each by the seat to act with its first legal command."""
+    reads, commands = harness.skald.reads, harness.skald.commands
+    for step in range(turns):
+        seat = (await reads.turn(game_id, None)).to_act[0]
+        legal = (await reads.turn(game_id, seat)).legal_commands
+        await commands.submit(game_id, seat, f"{tag}{step}", legal[0], "r")
+        await harness.run_jobs()
+
+
 async def players_game(
     harness: Harness, player_ids: list[str], rated: bool = True, target: int = 12
 ) -> str:

@@ -19,7 +19,7 @@ from service.core.ratings.openskill_fold import STANDING_DECODER
 from service.core.ratings.results import RESULT_DECODER, RatedResult, RatedSeat
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.ratings.direct import fold_directly
-from tests.unit.ratings.play import dense_ranks, play_out, players_game
+from tests.unit.ratings.play import dense_ranks, play_out, play_turns, players_game
 from tests.unit.ratings.snapshot import projection
 from tests.unit.service.harness import Harness, make_harness
 
@@ -99,8 +99,10 @@ async def test_bots_guests_resigned_seats_and_unrated_games(harness: Harness) ->
     # A game created unrated.
     unrated = await players_game(harness, [ada, bo], rated=False)
     await play_out(harness, unrated, "u")
-    # Cy resigns first, then Ada: both rank below Bo, Cy last, whatever their bots did.
+    # Each moves once; Cy resigns first, then Ada: both rank below Bo, Cy last, whatever
+    # their bots did.
     resigned = await players_game(harness, [ada, bo, cy])
+    await play_turns(harness, resigned, 3, "f")
     await players.resign(resigned, 2)
     await harness.run_jobs()
     await players.resign(resigned, 0)

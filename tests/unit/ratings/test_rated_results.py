@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from contracts.outcome import Outcome, PlayerScore
 from service.core.ratings.results import RatedSeat, rated_result, seat_players
-from service.core.ratings.variants import variant_of
 
 
 def outcome(*ranks: int) -> Outcome:
@@ -46,16 +45,3 @@ def test_a_seat_a_bot_took_over_ranks_below_those_who_played_on() -> None:
 def test_a_game_with_fewer_than_two_players_rates_nobody() -> None:
     assert rated_result("g", "race", "standard", outcome(1, 2), {0: "a"}, []) is None
     assert rated_result("g", "race", "standard", outcome(1, 2), {}, []) is None
-
-
-def test_variants_follow_the_config_fields_that_change_the_game() -> None:
-    assert variant_of("fjords", {"players": 2, "variant": "epic", "runes": ["water"]}) == "epic"
-    assert variant_of("fjords", {"players": 3}) == "base"
-    assert variant_of("looot", {"players": 3, "faces": [1, 3]}) == "standard"
-    assert variant_of("landnam", {"players": 4, "max_rounds": 60}) == "standard"
-    assert variant_of("landnam", {"players": 4, "max_rounds": 20}) == "rounds-20"
-    assert variant_of("fire_and_axe", {"players": 3}) == "standard"
-    assert (
-        variant_of("fire_and_axe", {"players": 3, "conflict_runes": False, "round_limit": None})
-        == "no-conflict-runes-no-round-limit"
-    )
