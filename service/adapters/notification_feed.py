@@ -34,14 +34,20 @@ from service.adapters.store.keys import GameKeys
 
 # Append notifications not already in the feed (by id), cap the feed, and wake its streams.
 # With a webhook inbox (KEYS[3]), each notification added is first queued for delivery there
-# (entry fields as `WebhookStore.queue_into` writes them), in the same atomic step: one Redis
-# only (the inbox and the feed lie in different cluster slots).
-# KEYS: feed, ids[, inbox]; ARGV: max length, channel, player, then id, kind, body triples.
+# (entry fields as `WebhookStore.queue_into` writes them), in the same atomic step, while the
+# endpoints hash (KEYS[4]) holds any: looked at here, so an endpoint counts from the first
+# append after its registration. One Redis only (the inbox and the feed lie in different
+# cluster slots).
+# KEYS: feed, ids[, inbox, endpoints]; ARGV: max length, channel, player, then id, kind, body
+# triples.
 _APPEND = """
 local added = 0
 local last = nil
 local maxlen = tonumber(ARGV[1])
 local inbox = KEYS[3]
+if inbox and redis.call('EXISTS', KEYS[4]) == 0 then
+    inbox = nil
+end
 for i = 4, #ARGV, 3 do
     if not redis.call('ZSCORE', KEYS[2], ARGV[i]) then
         if inbox then
@@ -152,16 +158,18 @@ class NotificationFeed:
             done = await pipe.execute() if first or by_player else []
         return sum(int(n) for n in done[first:])
 
-    async def append_queued(self, by_player: dict[str, list[Notification]], inbox: str) -> int:
+    async def append_queued(
+        self, by_player: dict[str, list[Notification]], inbox: str, endpoints: str
+    ) -> int:
         """`append_many` on one Redis (not a cluster), where each notification a feed lacks is
-        also queued on the webhook `inbox` stream, before its feed append and in the same
-        script: one round trip for every player, and no separate look at which ids the feeds
-        lack. How many were added."""
+        also queued on the webhook `inbox` stream, if the `endpoints` hash holds any, before
+        its feed append and in the same script: one round trip for every player, and no
+        separate look at which ids the feeds lack. How many were added."""
         steps = []
         for player_id, theirs in by_player.items():
             if not theirs:
                 continue
-            keys = [self._feed(player_id), self._ids(player_id), inbox]
+            keys = [self._feed(player_id), self._ids(player_id), inbox, endpoints]
             steps.append(script_step(self._append, keys, self._append_args(player_id, theirs)))
         return sum(int(n) for n in await run_steps(self.redis, steps))
 

@@ -36,7 +36,17 @@ from .test_redis_restart import OwnRedis
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
 
-ALLOWED_FIELDS = {"id", "game_id", "kind", "version", "seat", "rank", "deadline_ms", "rematch_id"}
+ALLOWED_FIELDS = {
+    "id",
+    "game_id",
+    "game",
+    "kind",
+    "version",
+    "seat",
+    "rank",
+    "deadline_ms",
+    "rematch_id",
+}
 
 
 @pytest.fixture

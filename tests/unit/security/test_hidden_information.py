@@ -54,7 +54,7 @@ MAX_MOVES_UNTIL_BOT = 300  # moves of the others, at most, before a resigned sea
 
 
 # Everything a notification may carry, and the kinds each optional fact belongs to.
-NOTIFICATION_FIELDS = {"id", "game_id", "kind", "version", "seat", "rank", "deadline_ms"}
+NOTIFICATION_FIELDS = {"id", "game_id", "game", "kind", "version", "seat", "rank", "deadline_ms"}
 
 
 async def notifications_and_webhooks(
