@@ -59,6 +59,7 @@ from service.facade.player_side import PlayerSide
 from service.facade.rating_side import RatingSide
 from service.facade.read_side import ReadSide
 from service.facade.skald import Skald
+from service.facade.token_sessions import TokenSessions
 from service.facade.webhook_side import WebhookAdmin
 from service.read.archived_games import ArchiveBackedStore
 from service.read.history.catalogue import stored_game_ids
@@ -182,6 +183,7 @@ def skald(
         deadlines=Deadlines(redis, prefix),
     )
     reads = ReadSide(settings, records, seats, lobby, notifier, metas)
+    sessions = TokenSessions(Players(redis, prefix), notifier)
     return Skald(
         settings,
         redis=redis,
@@ -197,7 +199,8 @@ def skald(
         tickets=StreamTickets(redis, prefix),
         ratings=RatingSide(RatingsStore(redis, prefix), Players(redis, prefix)),
         players=PlayerSide(commands, reads, Players(redis, prefix), NotifyMarks(redis, prefix)),
-        notifications=notification_side(settings, redis, notifier),
+        sessions=sessions,
+        notifications=notification_side(settings, redis, notifier, sessions),
         webhooks=webhook_admin(settings, redis),
     )
 
@@ -324,12 +327,15 @@ def notification_feed(redis: Redis, settings: Settings) -> NotificationFeed:
     return NotificationFeed(redis, settings.key_prefix, settings.notification_retention)
 
 
-def notification_side(settings: Settings, redis: Redis, notifier: Notifier) -> NotificationSide:
+def notification_side(
+    settings: Settings, redis: Redis, notifier: Notifier, sessions: TokenSessions
+) -> NotificationSide:
     """The facade's reads of players' notification feeds."""
     prefix = settings.key_prefix
     feed = notification_feed(redis, settings)
     tickets = PlayerStreamTickets(redis, prefix)
-    return NotificationSide(settings, feed, notifier, tickets, Presence(redis, prefix))
+    presence = Presence(redis, prefix)
+    return NotificationSide(settings, feed, notifier, tickets, presence, sessions)
 
 
 def notification_projector(

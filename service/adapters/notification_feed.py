@@ -4,7 +4,8 @@
 <prefix>notify:{<player id>}:ids   sorted set: ids already in the feed (appending is idempotent)
 <prefix>notify:{<player id>}:live  pub/sub channel: "the feed grew" (wakes the player's streams)
 <prefix>notify:{<player id>}:present  sorted set: the player's open streams, by when they lapse
-<prefix>notify-ticket:<sha256>     string: a player stream ticket's player (single use, TTL)
+<prefix>notify-ticket:<sha256>     string: a player stream ticket's player and token hash (single
+                                   use, TTL)
 <prefix>game:{<id>}:notified       string: the game's last version turned into notifications
 <prefix>notify:marked              sorted set: games committed since last projected, by when (µs)
 <prefix>notify:reminders           sorted set: deadline reminders, by when they are due (ms)
@@ -352,16 +353,22 @@ class PlayerStreamTickets:
     def _key(self, ticket: str) -> str:
         return f"{self.prefix}notify-ticket:{hashlib.sha256(ticket.encode()).hexdigest()}"
 
-    async def issue(self, player_id: str, ttl_s: int) -> str:
-        """A new ticket for the player's stream."""
+    async def issue(self, player_id: str, ttl_s: int, digest: bytes | None = None) -> str:
+        """A new ticket for the player's stream, minted with the token hashing to `digest`."""
         ticket = secrets.token_urlsafe(24)
-        await self.redis.set(self._key(ticket), player_id, ex=ttl_s)
+        value = player_id if digest is None else f"{player_id}\t{digest.hex()}"
+        await self.redis.set(self._key(ticket), value, ex=ttl_s)
         return ticket
 
-    async def redeem(self, ticket: str) -> str | None:
-        """The player the ticket was issued to, consuming it; None if unknown or used."""
+    async def redeem(self, ticket: str) -> tuple[str, bytes | None] | None:
+        """The player the ticket was issued to and the hash of the token it was minted with
+        (None for a ticket stored before tickets kept it), consuming it; None if unknown or
+        used."""
         found: Any = await self.redis.getdel(self._key(ticket))
-        return None if found is None else found.decode()
+        if found is None:
+            return None
+        player_id, _, digest = found.decode().partition("\t")
+        return player_id, bytes.fromhex(digest) if digest else None
 
 
 class Presence:
