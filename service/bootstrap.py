@@ -41,7 +41,8 @@ from service.adapters.store.replica_wait import ReplicaWait
 from service.adapters.store.scripts import Scripts
 from service.adapters.store.side import KnownTokens, Lobby, PendingIndex, Seats, Views
 from service.adapters.store.tickets import StreamTickets
-from service.adapters.webhook_http import Poster
+from service.adapters.webhook_hosts import GuardedPoster, HostGuard, Resolver, SystemResolver
+from service.adapters.webhook_http import HttpxPoster, Poster
 from service.adapters.webhooks import WebhookStore
 from service.core.archiving import Archiver
 from service.core.notifying.dispatch import Dispatcher
@@ -387,20 +388,34 @@ def webhook_store(redis: Redis, settings: Settings) -> WebhookStore:
     return WebhookStore(redis, settings.key_prefix)
 
 
-def webhook_admin(settings: Settings, redis: Redis) -> WebhookAdmin:
+def host_guard(settings: Settings, resolver: Resolver | None = None) -> HostGuard:
+    """What refuses webhook endpoints on non-public addresses (names resolved by `resolver`,
+    the system's by default), unless `webhook_allow_private`."""
+    return HostGuard(resolver or SystemResolver(), settings.webhook_allow_private)
+
+
+def webhook_admin(
+    settings: Settings, redis: Redis, resolver: Resolver | None = None
+) -> WebhookAdmin:
     """The operator's webhook operations (API and CLI)."""
-    return WebhookAdmin(settings, webhook_store(redis, settings))
+    return WebhookAdmin(settings, webhook_store(redis, settings), host_guard(settings, resolver))
 
 
 def dispatcher(
-    settings: Settings, redis: Redis, client: httpx.AsyncClient | Poster, consumer: str
+    settings: Settings,
+    redis: Redis,
+    client: httpx.AsyncClient | Poster,
+    consumer: str,
+    resolver: Resolver | None = None,
 ) -> Dispatcher:
     """A webhook dispatcher over `redis`, delivering with `client` (an httpx client, or a
-    `Poster` such as the dispatcher process's aiohttp one)."""
+    `Poster` such as the dispatcher process's aiohttp one), each endpoint's host checked
+    again before each attempt."""
+    poster = HttpxPoster(client) if isinstance(client, httpx.AsyncClient) else client
     return Dispatcher(
         webhook_store(redis, settings),
         Presence(redis, settings.key_prefix),
-        client,
+        GuardedPoster(poster, host_guard(settings, resolver)),
         settings.webhook_retry_delays,
         settings.webhook_timeout_s,
         consumer,

@@ -13,6 +13,7 @@ from typing import Protocol
 
 import aiohttp
 import httpx
+from aiohttp.abc import AbstractResolver
 
 
 class DeliveryFailed(Exception):
@@ -64,10 +65,15 @@ class HttpxPoster:
         return response.status_code
 
 
-def new_session(max_connections: int = 256, per_host: int = 64) -> aiohttp.ClientSession:
+def new_session(
+    max_connections: int = 256, per_host: int = 64, resolver: AbstractResolver | None = None
+) -> aiohttp.ClientSession:
     """The dispatcher's session: connections kept alive and reused per endpoint host, no
-    cookies kept (every delivery stands alone)."""
-    connector = aiohttp.TCPConnector(limit=max_connections, limit_per_host=per_host)
+    cookies kept (every delivery stands alone); names resolved by `resolver` (aiohttp's own
+    by default; the dispatcher process's refuses non-public addresses)."""
+    connector = aiohttp.TCPConnector(
+        limit=max_connections, limit_per_host=per_host, resolver=resolver
+    )
     return aiohttp.ClientSession(
         connector=connector, cookie_jar=aiohttp.DummyCookieJar(), auto_decompress=False
     )

@@ -373,7 +373,8 @@ async def _with_webhooks(
     secret = new_secret()
     receiver = ReceiverProcess(secret)
     try:
-        with live_skald(redis_url, load.workers, 64) as skald:
+        # The receiver listens on the loopback: private addresses allowed for this run.
+        with live_skald(redis_url, load.workers, 64, webhook_allow_private=True) as skald:
             redis = Redis.from_url(redis_url)
             store = WebhookStore(redis, skald.settings.key_prefix)
             endpoint = Endpoint("ep_bench", receiver.url, [], secret, int(time.time() * 1000))

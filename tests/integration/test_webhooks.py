@@ -57,6 +57,7 @@ def settings(core_settings: Settings) -> Settings:
         webhook_timeout_s=0.5,
         admin_token="adm",
         webhook_linger_ms=0,
+        webhook_allow_private=True,  # the receivers listen on the loopback
     )
 
 
@@ -377,6 +378,7 @@ async def test_deliveries_survive_a_redis_kill_and_restart(tmp_path: Path) -> No
         webhook_retry_s="0.3,0.3,0.3,0.3,0.3,0.3",
         webhook_timeout_s=1.0,
         webhook_linger_ms=0,
+        webhook_allow_private=True,  # the receivers listen on the loopback
     )
     client = Redis.from_url(own.url)
     dispatchers = Dispatchers(settings)
