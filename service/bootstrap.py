@@ -42,7 +42,7 @@ from service.adapters.store.scripts import Scripts
 from service.adapters.store.side import KnownTokens, Lobby, PendingIndex, Seats, Views
 from service.adapters.store.tickets import StreamTickets
 from service.adapters.webhook_hosts import GuardedPoster, HostGuard, Resolver, SystemResolver
-from service.adapters.webhook_http import HttpxPoster, Poster
+from service.adapters.webhook_http import AiohttpPoster, HttpxPoster, Poster
 from service.adapters.webhooks import WebhookStore
 from service.core.archiving import Archiver
 from service.core.notifying.dispatch import Dispatcher
@@ -412,10 +412,12 @@ def dispatcher(
     `Poster` such as the dispatcher process's aiohttp one), each endpoint's host checked
     again before each attempt."""
     poster = HttpxPoster(client) if isinstance(client, httpx.AsyncClient) else client
+    # The dispatcher process's connector checks each name's addresses as it resolves them.
+    names_checked = isinstance(poster, AiohttpPoster) and poster.names_checked
     return Dispatcher(
         webhook_store(redis, settings),
         Presence(redis, settings.key_prefix),
-        GuardedPoster(poster, host_guard(settings, resolver)),
+        GuardedPoster(poster, host_guard(settings, resolver), resolve_names=not names_checked),
         settings.webhook_retry_delays,
         settings.webhook_timeout_s,
         consumer,

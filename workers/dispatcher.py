@@ -43,7 +43,9 @@ async def serve(settings: Settings, stop: asyncio.Event) -> None:
     consumer = f"{socket.gethostname()}-{os.getpid()}"
     resolver = PublicOnlyResolver(settings.webhook_allow_private)
     async with new_session(resolver=resolver) as session:
-        dispatcher = bootstrap.dispatcher(settings, redis, AiohttpPoster(session), consumer)
+        dispatcher = bootstrap.dispatcher(
+            settings, redis, AiohttpPoster(session, names_checked=True), consumer
+        )
         ready = False
         while not stop.is_set():
             try:

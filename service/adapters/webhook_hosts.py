@@ -75,9 +75,10 @@ class HostGuard:
         self.resolver = resolver
         self.allow_private = allow_private
 
-    async def refusal(self, url: str) -> str | None:
+    async def refusal(self, url: str, resolve: bool = True) -> str | None:
         """Why the URL's host may not be called (None: it may). HostUnresolved when its
-        name resolves to no address."""
+        name resolves to no address. With `resolve` false a name is left to whoever
+        connects (a connector that checks the addresses it resolves)."""
         if self.allow_private:
             return None
         parts = urlsplit(url)
@@ -89,6 +90,8 @@ class HostGuard:
         literal = _literal(host)
         if literal is not None:
             addresses = [literal]
+        elif not resolve:
+            return None
         else:
             try:
                 port = parts.port or (443 if parts.scheme == "https" else 80)
@@ -107,15 +110,16 @@ class HostGuard:
 class GuardedPoster:
     """A Poster that first checks the endpoint's host again (it may resolve elsewhere now)."""
 
-    def __init__(self, poster: Poster, guard: HostGuard) -> None:
+    def __init__(self, poster: Poster, guard: HostGuard, resolve_names: bool = True) -> None:
         self.poster = poster
         self.guard = guard
+        self.resolve_names = resolve_names  # false: the poster's connector checks names
 
     async def post(self, url: str, body: bytes, headers: dict[str, str], timeout_s: float) -> int:
         """The status the endpoint answered; DeliveryFailed when it did not, or may not be
         called."""
         try:
-            refused = await self.guard.refusal(url)
+            refused = await self.guard.refusal(url, self.resolve_names)
         except HostUnresolved as exc:
             raise DeliveryFailed(str(exc)) from exc
         if refused is not None:

@@ -31,8 +31,11 @@ class Poster(Protocol):
 class AiohttpPoster:
     """POSTs with one aiohttp session (a pooled, keep-alive connector)."""
 
-    def __init__(self, session: aiohttp.ClientSession) -> None:
+    def __init__(self, session: aiohttp.ClientSession, names_checked: bool = False) -> None:
         self.session = session
+        # Whether the session's connector refuses names on non-public addresses itself as it
+        # resolves them (`webhook_hosts.PublicOnlyResolver`): no lookup of its own needed.
+        self.names_checked = names_checked
 
     async def post(self, url: str, body: bytes, headers: dict[str, str], timeout_s: float) -> int:
         """The status the endpoint answered (its body is read and dropped)."""

@@ -155,6 +155,31 @@ async def test_after_the_last_attempt_a_delivery_is_dead_lettered_and_replays(
         assert await admin.dead_letters() == []
 
 
+@pytest.mark.parametrize("client_kind", ["aiohttp", "httpx"])
+async def test_a_dispatcher_never_calls_an_endpoint_on_a_private_address(
+    settings: Settings, redis: Redis, client_kind: str
+) -> None:
+    # Registered while private addresses were allowed (or since resolving elsewhere), the
+    # endpoint is checked again at delivery: a dispatcher refusing them never calls it.
+    strict = msgspec.structs.replace(settings, webhook_allow_private=False)
+    with serve_receiver(new_secret()) as receiver:
+        endpoint_id = await endpoint_for(settings, redis, receiver)
+        admin = bootstrap.webhook_admin(strict, redis)
+        async with delivery_client(client_kind) as client:
+            dispatcher = bootstrap.dispatcher(strict, redis, client, "c1")
+            note = made("g9", 4, "game_started")
+            await dispatcher.store.enqueue("cy", [(note.kind, encode_notification(note))])
+            deadline = time.monotonic() + 20
+            while not await admin.dead_letters():
+                assert time.monotonic() < deadline, "the delivery was never given up on"
+                await dispatcher.step(block_ms=50)
+                await asyncio.sleep(0.05)
+        [letter] = await admin.dead_letters()
+        assert letter.endpoint_id == endpoint_id
+        assert "127.0.0.1" in letter.last_error and "private" in letter.last_error
+        assert receiver.attempts == []
+
+
 async def test_each_endpoint_gets_the_kinds_it_wants(settings: Settings, redis: Redis) -> None:
     admin = bootstrap.webhook_admin(settings, redis)
     every = await admin.add("http://127.0.0.1:9/every", [], None)
