@@ -56,8 +56,9 @@ def notification_side(skald: Skald) -> NotificationSide:
     operation_id="listNotifications",
     summary="The player's notifications",
     description="Oldest first, after the cursor `after` (0: from the oldest kept); `next` is "
-    "the `after` of the next page. Each carries the game id, the kind, the game's version, "
-    "the player's seat, and only public facts beside (rank, deadline, rematch id).",
+    "the `after` of the next page. Each carries the game id, the game (its registered name, "
+    "such as `fjords`), the kind, the game's version, the player's seat, and only public "
+    "facts beside (rank, deadline, rematch id).",
     tags=TAGS,
     responses=problems(400, 401, 503),
 )
