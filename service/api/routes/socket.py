@@ -218,7 +218,7 @@ async def game_socket(
                 close_code, reason = CLOSE_POLICY, TOKEN_ENDED
     except WebSocketDisconnect:
         pass
-    except ServiceError as error:  # the watch could not start: Redis is down
+    except ServiceError as error:  # the watch could not start (Redis down), or serving failed
         with contextlib.suppress(Exception):
             await channel.send(problem_frame(error, channel.request_id()))
     finally:
@@ -265,7 +265,8 @@ async def _serve(
             task.cancel()
         results = await asyncio.gather(*tasks, return_exceptions=True)
         if ended.is_set():
-            await channel.send(problem_frame(_token_ended(), channel.request_id()))
+            with contextlib.suppress(Exception):  # the client may be gone already
+                await channel.send(problem_frame(_token_ended(), channel.request_id()))
             return True
         for result in results:
             if isinstance(result, Exception) and not isinstance(result, WebSocketDisconnect):
