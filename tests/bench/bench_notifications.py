@@ -379,7 +379,7 @@ async def _with_webhooks(
             store = WebhookStore(redis, skald.settings.key_prefix)
             endpoint = Endpoint("ep_bench", receiver.url, [], secret, int(time.time() * 1000))
             await store.add_endpoint(endpoint)
-            await asyncio.sleep(1.5)  # the projector sees the endpoint (checked once a second)
+            await asyncio.sleep(1.5)  # kept from when the projector looked once a second
             used.receiver_pid = receiver.process.pid
             await used.idle(skald.pid, redis_url)
             at_start: list[int] = []
