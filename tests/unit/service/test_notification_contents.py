@@ -13,6 +13,7 @@ import pytest
 from contracts.notifications import Notification
 from contracts.stream import Clock
 from service.adapters.notification_feed import decode_notification
+from service.adapters.webhooks import WebhookStore
 from service.core.notifying.projector import NotificationProjector
 from service.core.pipeline.deadlines import fire_due
 from tests.fakes.race import RaceGame
@@ -88,10 +89,10 @@ async def test_a_forfeit_tells_the_player_a_bot_took_their_seat(harness: Harness
     assert "seat_taken_by_bot" not in [n.kind for n in await feed(harness, other)]
 
 
-async def test_the_first_endpoint_receives_the_very_next_notification(harness: Harness) -> None:
-    projector = projector_of(harness)
+async def first_endpoint_then_a_move(harness: Harness, projector: NotificationProjector) -> None:
+    """A game told its start with no endpoint registered; then one registered, and a move."""
     game_id, _, _ = await two_player_game(harness)
-    await settle(harness, projector)  # the game's start told, with no endpoint registered
+    await settle(harness, projector)
     assert await inbox(projector) == []
     assert harness.skald.webhooks is not None
     await harness.skald.webhooks.add("http://127.0.0.1:9/hook", ["your_turn"], None)
@@ -102,3 +103,21 @@ async def test_the_first_endpoint_receives_the_very_next_notification(harness: H
     await settle(harness, projector)
     queued = await inbox(projector)
     assert [(n.kind, n.seat) for n in queued] == [("your_turn", 1 - seat)]
+
+
+async def test_the_first_endpoint_receives_the_very_next_notification(harness: Harness) -> None:
+    await first_endpoint_then_a_move(harness, projector_of(harness))
+
+
+async def test_so_it_does_with_the_inbox_on_another_connection(
+    harness: Harness, fake_redis: fakeredis.aioredis.FakeRedis
+) -> None:
+    # As on a cluster: the inbox apart from the feeds, queued by the projector itself.
+    projector = projector_of(harness)
+    server = fake_redis.connection_pool.connection_kwargs["server"]
+    apart = fakeredis.aioredis.FakeRedis(server=server)
+    projector.webhooks = WebhookStore(apart, harness.skald.settings.key_prefix)
+    try:
+        await first_endpoint_then_a_move(harness, projector)
+    finally:
+        await apart.aclose()
