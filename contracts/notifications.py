@@ -1,6 +1,7 @@
 """A player's notifications: what happened in one of their games that they may want to know.
 
-A notification carries no hidden information: the game, the kind, the version it arose at,
+A notification carries no hidden information: the game (its id and its kind, the registered
+name such as `fjords`), the kind of notification, the version it arose at,
 the player's seat, and only public facts beside (the rank in a finished game, a deadline, a
 rematch's id). Its id is derived from (game, version, kind, seat), so deriving it twice from
 the same events gives the same notification, and a receiver deduplicates on it.
@@ -50,6 +51,8 @@ class Notification(msgspec.Struct, frozen=True, omit_defaults=True):
     rank: int | None = None  # game_finished: the seat's place (1 = first; ties share it)
     deadline_ms: int | None = None  # deadline_*: when the seat's clock runs out (Unix ms)
     rematch_id: str | None = None  # rematch_offered: the new game
+    # The game's registered name (`fjords`, ...); "" in notifications stored before it was.
+    game: str = ""
 
 
 class FeedEntry(msgspec.Struct, frozen=True):

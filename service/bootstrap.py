@@ -42,7 +42,8 @@ from service.adapters.store.replica_wait import ReplicaWait
 from service.adapters.store.scripts import Scripts
 from service.adapters.store.side import KnownTokens, Lobby, PendingIndex, Seats, Views
 from service.adapters.store.tickets import StreamTickets
-from service.adapters.webhook_http import Poster
+from service.adapters.webhook_hosts import GuardedPoster, HostGuard, Resolver, SystemResolver
+from service.adapters.webhook_http import AiohttpPoster, HttpxPoster, Poster
 from service.adapters.webhooks import WebhookStore
 from service.core.archiving import Archiver
 from service.core.notifying.dispatch import Dispatcher
@@ -61,6 +62,7 @@ from service.facade.player_side import PlayerSide
 from service.facade.rating_side import RatingSide
 from service.facade.read_side import ReadSide
 from service.facade.skald import Skald
+from service.facade.token_sessions import TokenSessions
 from service.facade.webhook_side import WebhookAdmin
 from service.read.archived_games import ArchiveBackedStore
 from service.read.history.catalogue import stored_game_ids
@@ -184,6 +186,7 @@ def skald(
         deadlines=Deadlines(redis, prefix),
     )
     reads = ReadSide(settings, records, seats, lobby, notifier, metas)
+    sessions = TokenSessions(Players(redis, prefix), notifier)
     return Skald(
         settings,
         redis=redis,
@@ -199,7 +202,8 @@ def skald(
         tickets=StreamTickets(redis, prefix),
         ratings=RatingSide(RatingsStore(redis, prefix), Players(redis, prefix)),
         players=PlayerSide(commands, reads, Players(redis, prefix), NotifyMarks(redis, prefix)),
-        notifications=notification_side(settings, redis, notifier),
+        sessions=sessions,
+        notifications=notification_side(settings, redis, notifier, sessions),
         webhooks=webhook_admin(settings, redis),
         address_limits=AddressLimits(settings, AddressCounters(redis, prefix)),
     )
@@ -327,12 +331,15 @@ def notification_feed(redis: Redis, settings: Settings) -> NotificationFeed:
     return NotificationFeed(redis, settings.key_prefix, settings.notification_retention)
 
 
-def notification_side(settings: Settings, redis: Redis, notifier: Notifier) -> NotificationSide:
+def notification_side(
+    settings: Settings, redis: Redis, notifier: Notifier, sessions: TokenSessions
+) -> NotificationSide:
     """The facade's reads of players' notification feeds."""
     prefix = settings.key_prefix
     feed = notification_feed(redis, settings)
     tickets = PlayerStreamTickets(redis, prefix)
-    return NotificationSide(settings, feed, notifier, tickets, Presence(redis, prefix))
+    presence = Presence(redis, prefix)
+    return NotificationSide(settings, feed, notifier, tickets, presence, sessions)
 
 
 def notification_projector(
@@ -384,20 +391,36 @@ def webhook_store(redis: Redis, settings: Settings) -> WebhookStore:
     return WebhookStore(redis, settings.key_prefix)
 
 
-def webhook_admin(settings: Settings, redis: Redis) -> WebhookAdmin:
+def host_guard(settings: Settings, resolver: Resolver | None = None) -> HostGuard:
+    """What refuses webhook endpoints on non-public addresses (names resolved by `resolver`,
+    the system's by default), unless `webhook_allow_private`."""
+    return HostGuard(resolver or SystemResolver(), settings.webhook_allow_private)
+
+
+def webhook_admin(
+    settings: Settings, redis: Redis, resolver: Resolver | None = None
+) -> WebhookAdmin:
     """The operator's webhook operations (API and CLI)."""
-    return WebhookAdmin(settings, webhook_store(redis, settings))
+    return WebhookAdmin(settings, webhook_store(redis, settings), host_guard(settings, resolver))
 
 
 def dispatcher(
-    settings: Settings, redis: Redis, client: httpx.AsyncClient | Poster, consumer: str
+    settings: Settings,
+    redis: Redis,
+    client: httpx.AsyncClient | Poster,
+    consumer: str,
+    resolver: Resolver | None = None,
 ) -> Dispatcher:
     """A webhook dispatcher over `redis`, delivering with `client` (an httpx client, or a
-    `Poster` such as the dispatcher process's aiohttp one)."""
+    `Poster` such as the dispatcher process's aiohttp one), each endpoint's host checked
+    again before each attempt."""
+    poster = HttpxPoster(client) if isinstance(client, httpx.AsyncClient) else client
+    # The dispatcher process's connector checks each name's addresses as it resolves them.
+    names_checked = isinstance(poster, AiohttpPoster) and poster.names_checked
     return Dispatcher(
         webhook_store(redis, settings),
         Presence(redis, settings.key_prefix),
-        client,
+        GuardedPoster(poster, host_guard(settings, resolver), resolve_names=not names_checked),
         settings.webhook_retry_delays,
         settings.webhook_timeout_s,
         consumer,

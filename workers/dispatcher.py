@@ -21,6 +21,7 @@ import time
 import structlog
 
 from service import bootstrap
+from service.adapters.webhook_hosts import PublicOnlyResolver
 from service.adapters.webhook_http import AiohttpPoster, new_session
 from service.shared.settings import Settings
 
@@ -40,8 +41,11 @@ async def serve(settings: Settings, stop: asyncio.Event) -> None:
     """Dispatch until `stop` is set; Redis outages are waited out."""
     redis = bootstrap.event_client(settings)  # one Redis, or the cluster the settings name
     consumer = f"{socket.gethostname()}-{os.getpid()}"
-    async with new_session() as session:
-        dispatcher = bootstrap.dispatcher(settings, redis, AiohttpPoster(session), consumer)
+    resolver = PublicOnlyResolver(settings.webhook_allow_private)
+    async with new_session(resolver=resolver) as session:
+        dispatcher = bootstrap.dispatcher(
+            settings, redis, AiohttpPoster(session, names_checked=True), consumer
+        )
         ready = False
         while not stop.is_set():
             try:

@@ -4,7 +4,8 @@
 <prefix>notify:{<player id>}:ids   sorted set: ids already in the feed (appending is idempotent)
 <prefix>notify:{<player id>}:live  pub/sub channel: "the feed grew" (wakes the player's streams)
 <prefix>notify:{<player id>}:present  sorted set: the player's open streams, by when they lapse
-<prefix>notify-ticket:<sha256>     string: a player stream ticket's player (single use, TTL)
+<prefix>notify-ticket:<sha256>     string: a player stream ticket's player and token hash (single
+                                   use, TTL)
 <prefix>game:{<id>}:notified       string: the game's last version turned into notifications
 <prefix>notify:marked              sorted set: games committed since last projected, by when (µs)
 <prefix>notify:reminders           sorted set: deadline reminders, by when they are due (ms)
@@ -34,14 +35,20 @@ from service.adapters.store.keys import GameKeys
 
 # Append notifications not already in the feed (by id), cap the feed, and wake its streams.
 # With a webhook inbox (KEYS[3]), each notification added is first queued for delivery there
-# (entry fields as `WebhookStore.queue_into` writes them), in the same atomic step: one Redis
-# only (the inbox and the feed lie in different cluster slots).
-# KEYS: feed, ids[, inbox]; ARGV: max length, channel, player, then id, kind, body triples.
+# (entry fields as `WebhookStore.queue_into` writes them), in the same atomic step, while the
+# endpoints hash (KEYS[4]) holds any: looked at here, so an endpoint counts from the first
+# append after its registration. One Redis only (the inbox and the feed lie in different
+# cluster slots).
+# KEYS: feed, ids[, inbox, endpoints]; ARGV: max length, channel, player, then id, kind, body
+# triples.
 _APPEND = """
 local added = 0
 local last = nil
 local maxlen = tonumber(ARGV[1])
 local inbox = KEYS[3]
+if inbox and redis.call('EXISTS', KEYS[4]) == 0 then
+    inbox = nil
+end
 for i = 4, #ARGV, 3 do
     if not redis.call('ZSCORE', KEYS[2], ARGV[i]) then
         if inbox then
@@ -152,16 +159,18 @@ class NotificationFeed:
             done = await pipe.execute() if first or by_player else []
         return sum(int(n) for n in done[first:])
 
-    async def append_queued(self, by_player: dict[str, list[Notification]], inbox: str) -> int:
+    async def append_queued(
+        self, by_player: dict[str, list[Notification]], inbox: str, endpoints: str
+    ) -> int:
         """`append_many` on one Redis (not a cluster), where each notification a feed lacks is
-        also queued on the webhook `inbox` stream, before its feed append and in the same
-        script: one round trip for every player, and no separate look at which ids the feeds
-        lack. How many were added."""
+        also queued on the webhook `inbox` stream, if the `endpoints` hash holds any, before
+        its feed append and in the same script: one round trip for every player, and no
+        separate look at which ids the feeds lack. How many were added."""
         steps = []
         for player_id, theirs in by_player.items():
             if not theirs:
                 continue
-            keys = [self._feed(player_id), self._ids(player_id), inbox]
+            keys = [self._feed(player_id), self._ids(player_id), inbox, endpoints]
             steps.append(script_step(self._append, keys, self._append_args(player_id, theirs)))
         return sum(int(n) for n in await run_steps(self.redis, steps))
 
@@ -344,16 +353,22 @@ class PlayerStreamTickets:
     def _key(self, ticket: str) -> str:
         return f"{self.prefix}notify-ticket:{hashlib.sha256(ticket.encode()).hexdigest()}"
 
-    async def issue(self, player_id: str, ttl_s: int) -> str:
-        """A new ticket for the player's stream."""
+    async def issue(self, player_id: str, ttl_s: int, digest: bytes | None = None) -> str:
+        """A new ticket for the player's stream, minted with the token hashing to `digest`."""
         ticket = secrets.token_urlsafe(24)
-        await self.redis.set(self._key(ticket), player_id, ex=ttl_s)
+        value = player_id if digest is None else f"{player_id}\t{digest.hex()}"
+        await self.redis.set(self._key(ticket), value, ex=ttl_s)
         return ticket
 
-    async def redeem(self, ticket: str) -> str | None:
-        """The player the ticket was issued to, consuming it; None if unknown or used."""
+    async def redeem(self, ticket: str) -> tuple[str, bytes | None] | None:
+        """The player the ticket was issued to and the hash of the token it was minted with
+        (None for a ticket stored before tickets kept it), consuming it; None if unknown or
+        used."""
         found: Any = await self.redis.getdel(self._key(ticket))
-        return None if found is None else found.decode()
+        if found is None:
+            return None
+        player_id, _, digest = found.decode().partition("\t")
+        return player_id, bytes.fromhex(digest) if digest else None
 
 
 class Presence:

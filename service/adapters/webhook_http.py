@@ -13,6 +13,7 @@ from typing import Protocol
 
 import aiohttp
 import httpx
+from aiohttp.abc import AbstractResolver
 
 
 class DeliveryFailed(Exception):
@@ -30,8 +31,11 @@ class Poster(Protocol):
 class AiohttpPoster:
     """POSTs with one aiohttp session (a pooled, keep-alive connector)."""
 
-    def __init__(self, session: aiohttp.ClientSession) -> None:
+    def __init__(self, session: aiohttp.ClientSession, names_checked: bool = False) -> None:
         self.session = session
+        # Whether the session's connector refuses names on non-public addresses itself as it
+        # resolves them (`webhook_hosts.PublicOnlyResolver`): no lookup of its own needed.
+        self.names_checked = names_checked
 
     async def post(self, url: str, body: bytes, headers: dict[str, str], timeout_s: float) -> int:
         """The status the endpoint answered (its body is read and dropped)."""
@@ -64,10 +68,15 @@ class HttpxPoster:
         return response.status_code
 
 
-def new_session(max_connections: int = 256, per_host: int = 64) -> aiohttp.ClientSession:
+def new_session(
+    max_connections: int = 256, per_host: int = 64, resolver: AbstractResolver | None = None
+) -> aiohttp.ClientSession:
     """The dispatcher's session: connections kept alive and reused per endpoint host, no
-    cookies kept (every delivery stands alone)."""
-    connector = aiohttp.TCPConnector(limit=max_connections, limit_per_host=per_host)
+    cookies kept (every delivery stands alone); names resolved by `resolver` (aiohttp's own
+    by default; the dispatcher process's refuses non-public addresses)."""
+    connector = aiohttp.TCPConnector(
+        limit=max_connections, limit_per_host=per_host, resolver=resolver
+    )
     return aiohttp.ClientSession(
         connector=connector, cookie_jar=aiohttp.DummyCookieJar(), auto_decompress=False
     )

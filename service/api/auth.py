@@ -11,6 +11,7 @@ from typing import Any
 from litestar import Request
 
 from service.facade.skald import Skald
+from service.facade.token_sessions import TokenSession
 from service.shared.errors import Forbidden, Unauthorized
 from service.shared.logging import log_fields
 
@@ -33,25 +34,43 @@ def bearer_token(request: Request[Any, Any, Any]) -> str | None:
     return token
 
 
-async def optional_seat(skald: Skald, request: Request[Any, Any, Any], game_id: str) -> int | None:
-    """The seat the caller's token proves in this game; None without a token (a spectator)."""
+async def seat_session(
+    skald: Skald, request: Request[Any, Any, Any], game_id: str
+) -> tuple[int | None, TokenSession | None]:
+    """The seat the caller's token proves in this game (None without a token: a spectator),
+    and the session a connection opened with it ends with (a player's token's)."""
     token = bearer_token(request)
     if token is None:
-        return None
-    seat = await skald.authenticate(game_id, token)
+        return None, None
+    seat, session = await skald.open_seat(game_id, token)
     log_fields(request.scope)["seat"] = seat
+    return seat, session
+
+
+async def optional_seat(skald: Skald, request: Request[Any, Any, Any], game_id: str) -> int | None:
+    """The seat the caller's token proves in this game; None without a token (a spectator)."""
+    seat, _ = await seat_session(skald, request, game_id)
     return seat
 
 
-async def required_seat(skald: Skald, request: Request[Any, Any, Any], game_id: str) -> int:
-    """The seat the caller's token proves in this game; Unauthorized without one."""
-    seat = await optional_seat(skald, request, game_id)
+async def required_seat_session(
+    skald: Skald, request: Request[Any, Any, Any], game_id: str
+) -> tuple[int, TokenSession | None]:
+    """The seat the caller's token proves in this game, and its session; Unauthorized without
+    a token."""
+    seat, session = await seat_session(skald, request, game_id)
     if seat is None:
         raise Unauthorized(
             TOKEN_MISSING,
             "this request acts for a seat: send `Authorization: Bearer <seat token>` "
             "with the token returned when the seat was joined",
         )
+    return seat, session
+
+
+async def required_seat(skald: Skald, request: Request[Any, Any, Any], game_id: str) -> int:
+    """The seat the caller's token proves in this game; Unauthorized without one."""
+    seat, _ = await required_seat_session(skald, request, game_id)
     return seat
 
 

@@ -22,6 +22,7 @@ from service.adapters.notification_feed import (
 )
 from service.adapters.notifications import Notifier
 from service.facade.checks import MAX_TOKEN_LENGTH, redis_guarded
+from service.facade.token_sessions import TokenSession, TokenSessions
 from service.shared.errors import InvalidInput, RateLimited, Unauthorized
 from service.shared.settings import Settings
 
@@ -50,7 +51,9 @@ class NotificationSide:
         notifier: Notifier,
         tickets: PlayerStreamTickets,
         presence: Presence,
+        sessions: TokenSessions,
     ) -> None:
+        self.sessions = sessions  # a ticket minted with a token since rotated is refused
         self.presence = presence  # open streams quiet "your turn" webhooks
         self.settings = settings
         self.feed = feed
@@ -77,13 +80,17 @@ class NotificationSide:
         return await self.feed.latest_cursor(player_id)
 
     @redis_guarded
-    async def stream_ticket(self, player_id: str) -> str:
-        """A single-use ticket opening the player's notification stream."""
-        return await self.tickets.issue(player_id, self.settings.stream_ticket_ttl_s)
+    async def stream_ticket(self, session: TokenSession) -> str:
+        """A single-use ticket opening the player's notification stream, bound to the token
+        (`session`) it is minted with."""
+        ttl_s = self.settings.stream_ticket_ttl_s
+        return await self.tickets.issue(session.player_id, ttl_s, session.digest)
 
     @redis_guarded
-    async def redeem_ticket(self, ticket: str) -> str:
-        """The player a notification stream ticket was issued to, consuming it."""
+    async def redeem_ticket(self, ticket: str) -> tuple[str, TokenSession | None]:
+        """The player a notification stream ticket was issued to and the session it is bound
+        to (None for a ticket stored before tickets kept it), consuming it; refused once the
+        token it was minted with has changed."""
         found = None
         if 0 < len(ticket) <= MAX_TOKEN_LENGTH:
             found = await self.tickets.redeem(ticket)
@@ -93,7 +100,15 @@ class NotificationSide:
                 "this stream ticket is unknown, used or expired: ask for a new one "
                 "(POST /v1/players/me/notifications/stream-tickets with the player token)",
             )
-        return found
+        player_id, digest = found
+        session = None if digest is None else TokenSession(player_id, digest)
+        if session is not None and not await self.sessions.stands(session):
+            raise Unauthorized(
+                "ticket.invalid",
+                "the player token this stream ticket was issued with was rotated or revoked: "
+                "ask for a new one with the current token",
+            )
+        return player_id, session
 
     def streams_open(self, player_id: str) -> int:
         """How many notification streams of the player this process serves."""

@@ -32,6 +32,7 @@ from service.facade.notification_side import NotificationSide
 from service.facade.player_side import PlayerSide, is_player_token
 from service.facade.rating_side import RatingSide
 from service.facade.read_side import ReadSide
+from service.facade.token_sessions import TokenSession, TokenSessions
 from service.facade.webhook_side import WebhookAdmin
 from service.shared.errors import (
     Forbidden,
@@ -60,6 +61,7 @@ class Skald:
         store: EventStore,
         tickets: StreamTickets,
         players: PlayerSide,
+        sessions: TokenSessions,
         ratings: RatingSide | None = None,
         notifications: NotificationSide | None = None,
         webhooks: WebhookAdmin | None = None,
@@ -72,6 +74,7 @@ class Skald:
         self.commands = commands
         self.reads = reads
         self.players = players
+        self.sessions = sessions  # connections that end with the player token that opened them
         self.history = history
         self.metas = metas
         self.seats = seats
@@ -104,13 +107,20 @@ class Skald:
     async def authenticate(self, game_id: str, token: str) -> int:
         """The seat a token (a seat's, or a player's holding a seat here) belongs to in this
         game; Unauthorized otherwise."""
+        seat, _ = await self.open_seat(game_id, token)
+        return seat
+
+    @redis_guarded
+    async def open_seat(self, game_id: str, token: str) -> tuple[int, TokenSession | None]:
+        """`authenticate`, and the session a connection opened with the token is bound to
+        (a player's token: it ends when the token is rotated or revoked; None for a seat's)."""
         await self.metas.get(game_id)
         if is_player_token(token):
             player_id = await self.players.player_of(token)
             seat = await self.players.seat_of(player_id, game_id)
             if seat is None:
                 raise Forbidden("player.no_seat", "you hold no seat in this game")
-            return seat
+            return seat, TokenSession(player_id, token_hash(token))
         if not 0 < len(token) <= MAX_TOKEN_LENGTH:
             raise Unauthorized("token.invalid", "this token is not valid for this game")
         digest = token_hash(token)
@@ -120,17 +130,28 @@ class Skald:
         if found is None:
             await self.seats.check_records(game_id)  # a lost seat record is not a bad token
             raise Unauthorized("token.invalid", "this token is not valid for this game")
-        return found
+        return found, None
 
     @redis_guarded
-    async def stream_ticket(self, game_id: str, seat: int) -> str:
+    async def stream_ticket(
+        self, game_id: str, seat: int, session: TokenSession | None = None
+    ) -> str:
         """A single-use ticket opening `seat`'s stream of the game (the seat proved by its
-        token), valid for `stream_ticket_ttl_s` seconds."""
-        return await self.tickets.issue(game_id, seat, self.settings.stream_ticket_ttl_s)
+        token, bound to `session` when that was a player's), valid for `stream_ticket_ttl_s`
+        seconds."""
+        bound = None if session is None else (session.player_id, session.digest)
+        return await self.tickets.issue(game_id, seat, self.settings.stream_ticket_ttl_s, bound)
 
     @redis_guarded
     async def redeem_stream_ticket(self, game_id: str, ticket: str) -> int:
         """The seat a stream ticket was issued for in this game, consuming it."""
+        seat, _ = await self.open_seat_ticket(game_id, ticket)
+        return seat
+
+    @redis_guarded
+    async def open_seat_ticket(self, game_id: str, ticket: str) -> tuple[int, TokenSession | None]:
+        """The seat a stream ticket was issued for in this game and the session it is bound
+        to, consuming it; refused once the player token it was minted with has changed."""
         await self.metas.get(game_id)
         found = None
         if 0 < len(ticket) <= MAX_TOKEN_LENGTH:
@@ -141,7 +162,15 @@ class Skald:
                 "this stream ticket is unknown, used or expired, or for another game: "
                 "ask for a new one (POST /v1/games/{id}/stream-tickets with the seat token)",
             )
-        return found[1]
+        _, seat, bound = found
+        session = None if bound is None else TokenSession(*bound)
+        if session is not None and not await self.sessions.stands(session):
+            raise Unauthorized(
+                "ticket.invalid",
+                "the player token this stream ticket was issued with was rotated or revoked: "
+                "ask for a new one with the current token",
+            )
+        return seat, session
 
     @redis_guarded
     async def public_profile(self, player_id: str) -> PlayerProfile:

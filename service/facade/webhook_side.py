@@ -11,6 +11,7 @@ import time
 
 from contracts.notifications import NOTIFICATION_KINDS
 from contracts.webhooks import DeadLetter, Endpoint, EndpointList, EndpointView
+from service.adapters.webhook_hosts import HostGuard, HostUnresolved
 from service.adapters.webhooks import WebhookStore
 from service.core.notifying.signing import new_secret, secret_bytes
 from service.facade.checks import redis_guarded
@@ -21,9 +22,10 @@ from service.shared.settings import Settings
 class WebhookAdmin:
     """Webhook endpoints and dead letters."""
 
-    def __init__(self, settings: Settings, store: WebhookStore) -> None:
+    def __init__(self, settings: Settings, store: WebhookStore, guard: HostGuard) -> None:
         self.settings = settings
         self.store = store
+        self.guard = guard  # endpoints on non-public addresses are refused
 
     def check_admin(self, token: str | None) -> None:
         """Refuse unless `token` is the configured admin credential."""
@@ -49,6 +51,7 @@ class WebhookAdmin:
                 secret_bytes(secret)
             except ValueError as exc:
                 raise InvalidInput("webhook.bad_secret", str(exc)) from None
+        await self._check_host(url)
         endpoint = Endpoint(
             id="ep_" + secrets.token_hex(8),
             url=url,
@@ -58,6 +61,24 @@ class WebhookAdmin:
         )
         await self.store.add_endpoint(endpoint)
         return endpoint
+
+    async def _check_host(self, url: str) -> None:
+        """Refuse an endpoint whose host is, or resolves to, a non-public address."""
+        try:
+            refused = await self.guard.refusal(url)
+        except HostUnresolved as exc:
+            raise InvalidInput(
+                "webhook.host_unresolved",
+                f"{exc}: an endpoint's host must resolve (to public addresses)",
+                status=422,
+            ) from None
+        if refused is not None:
+            raise InvalidInput(
+                "webhook.private_address",
+                f"{refused}: an endpoint must be on a public address "
+                "(SKALD_WEBHOOK_ALLOW_PRIVATE=1 allows private ones)",
+                status=422,
+            )
 
     @redis_guarded
     async def list(self) -> EndpointList:

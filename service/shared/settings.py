@@ -172,6 +172,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # A player's first pending notification waits this long for more to collapse with it
     # into one delivery (fewer requests to the endpoint, less work per notification).
     webhook_linger_ms: int = 1000
+    # Endpoints whose host is or resolves to a private, loopback or link-local address are
+    # refused (at registration and again at each delivery) unless this is set: a test's or a
+    # single-host deployment's own receiver.
+    webhook_allow_private: bool = False
 
     # Benchmarks only: serve POST /bench/echo/games/{id}/commands, which decodes the same body
     # as a command submission and answers at once, the HTTP ceiling `skald bench` compares to.

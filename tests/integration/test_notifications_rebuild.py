@@ -29,7 +29,10 @@ pytestmark = [pytest.mark.anyio, pytest.mark.redis]
 
 @pytest.fixture
 def settings(core_settings: Settings) -> Settings:
-    return msgspec.structs.replace(core_settings, webhook_linger_ms=0, webhook_timeout_s=2.0)
+    # The receiver listens on the loopback: private addresses allowed for this test.
+    return msgspec.structs.replace(
+        core_settings, webhook_linger_ms=0, webhook_timeout_s=2.0, webhook_allow_private=True
+    )
 
 
 @pytest.fixture

@@ -36,7 +36,17 @@ from .test_redis_restart import OwnRedis
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
 
-ALLOWED_FIELDS = {"id", "game_id", "kind", "version", "seat", "rank", "deadline_ms", "rematch_id"}
+ALLOWED_FIELDS = {
+    "id",
+    "game_id",
+    "game",
+    "kind",
+    "version",
+    "seat",
+    "rank",
+    "deadline_ms",
+    "rematch_id",
+}
 
 
 @pytest.fixture
@@ -47,6 +57,7 @@ def settings(core_settings: Settings) -> Settings:
         webhook_timeout_s=0.5,
         admin_token="adm",
         webhook_linger_ms=0,
+        webhook_allow_private=True,  # the receivers listen on the loopback
     )
 
 
@@ -142,6 +153,31 @@ async def test_after_the_last_attempt_a_delivery_is_dead_lettered_and_replays(
             await dispatch_until(dispatcher, receiver.accepted)
         assert receiver.accepted()[0].id == letter.id  # replayed as it was
         assert await admin.dead_letters() == []
+
+
+@pytest.mark.parametrize("client_kind", ["aiohttp", "httpx"])
+async def test_a_dispatcher_never_calls_an_endpoint_on_a_private_address(
+    settings: Settings, redis: Redis, client_kind: str
+) -> None:
+    # Registered while private addresses were allowed (or since resolving elsewhere), the
+    # endpoint is checked again at delivery: a dispatcher refusing them never calls it.
+    strict = msgspec.structs.replace(settings, webhook_allow_private=False)
+    with serve_receiver(new_secret()) as receiver:
+        endpoint_id = await endpoint_for(settings, redis, receiver)
+        admin = bootstrap.webhook_admin(strict, redis)
+        async with delivery_client(client_kind) as client:
+            dispatcher = bootstrap.dispatcher(strict, redis, client, "c1")
+            note = made("g9", 4, "game_started")
+            await dispatcher.store.enqueue("cy", [(note.kind, encode_notification(note))])
+            deadline = time.monotonic() + 20
+            while not await admin.dead_letters():
+                assert time.monotonic() < deadline, "the delivery was never given up on"
+                await dispatcher.step(block_ms=50)
+                await asyncio.sleep(0.05)
+        [letter] = await admin.dead_letters()
+        assert letter.endpoint_id == endpoint_id
+        assert "127.0.0.1" in letter.last_error and "private" in letter.last_error
+        assert receiver.attempts == []
 
 
 async def test_each_endpoint_gets_the_kinds_it_wants(settings: Settings, redis: Redis) -> None:
@@ -367,6 +403,7 @@ async def test_deliveries_survive_a_redis_kill_and_restart(tmp_path: Path) -> No
         webhook_retry_s="0.3,0.3,0.3,0.3,0.3,0.3",
         webhook_timeout_s=1.0,
         webhook_linger_ms=0,
+        webhook_allow_private=True,  # the receivers listen on the loopback
     )
     client = Redis.from_url(own.url)
     dispatchers = Dispatchers(settings)

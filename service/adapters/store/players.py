@@ -5,6 +5,8 @@
 <prefix>player:<id>:games     sorted set: game ids by when the player joined (µs)
 <prefix>player:<id>:created   sorted set: games the player created, by when (the hourly limit)
 <prefix>game:{<id>}:creator   string: the id of the player who created the game
+<prefix>player:{<id>}:token   pub/sub channel: "the player's token changed" (rotated, revoked):
+                              every connection opened with the old one ends
 
 A seat a player holds is stored in the game's seats hash as `p:<player id>` in place of a
 token hash, in the same atomic step as the seat is taken: the player's token (whatever it is
@@ -43,6 +45,10 @@ class Players:
     def _token_key(self, digest: bytes) -> str:
         return f"{self.prefix}player-token:{digest.hex()}"
 
+    def token_channel(self, player_id: str) -> str:
+        """The channel announcing that the player's token changed (rotated or revoked)."""
+        return f"{self.prefix}player:{{{player_id}}}:token"
+
     async def create(self, player_id: str, name: str, digest: bytes, now_ms: int) -> None:
         """Store a new player with its token hash."""
         fields = {"name": name, "token": digest.hex(), "created": now_ms}
@@ -70,7 +76,8 @@ class Players:
         return None if found is None else found.decode()
 
     async def replace_token(self, player_id: str, old: bytes, new: bytes | None) -> None:
-        """Retire the token hashing to `old`; `new` (if any) opens the player's seats now."""
+        """Retire the token hashing to `old`; `new` (if any) opens the player's seats now.
+        Then announce it, so every API process ends the connections the old token opened."""
         if is_cluster(self.redis):
             # Different slots, no transaction: the new token first and the old one last, so a
             # step left half-way leaves both tokens working, never none.
@@ -78,12 +85,14 @@ class Players:
                 await self.redis.set(self._token_key(new), player_id)
             await self.redis.hset(self._key(player_id), "token", "" if new is None else new.hex())
             await self.redis.delete(self._token_key(old))
+            await self.redis.spublish(self.token_channel(player_id), 0)
             return
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(self._token_key(old))
             if new is not None:
                 pipe.set(self._token_key(new), player_id)
             pipe.hset(self._key(player_id), "token", "" if new is None else new.hex())
+            pipe.publish(self.token_channel(player_id), 0)
             await pipe.execute()
 
     async def add_game(self, player_id: str, game_id: str, now_ms: int) -> None:

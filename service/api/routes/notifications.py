@@ -24,12 +24,13 @@ from contracts.notifications import FeedEntry, NotificationPage
 from service.adapters.notification_feed import encode_notification
 from service.facade.notification_side import CURSOR, NotificationSide, checked_cursor
 from service.facade.skald import Skald
+from service.facade.token_sessions import TokenSession
 from service.shared.errors import Unavailable
 
 from ..docs import problems
 from ..metrics import api_metrics
 from ..negotiation import OFFERS_KEY, reply
-from .players import NO_STORE, acting_player
+from .players import NO_STORE, acting_player, acting_session
 from .stream import (
     EVENT_STREAM,
     RECONNECT_MS,
@@ -55,8 +56,9 @@ def notification_side(skald: Skald) -> NotificationSide:
     operation_id="listNotifications",
     summary="The player's notifications",
     description="Oldest first, after the cursor `after` (0: from the oldest kept); `next` is "
-    "the `after` of the next page. Each carries the game id, the kind, the game's version, "
-    "the player's seat, and only public facts beside (rank, deadline, rematch id).",
+    "the `after` of the next page. Each carries the game id, the game (its registered name, "
+    "such as `fjords`), the kind, the game's version, the player's seat, and only public "
+    "facts beside (rank, deadline, rematch id).",
     tags=TAGS,
     responses=problems(400, 401, 503),
 )
@@ -90,8 +92,8 @@ async def create_notification_ticket(
     request: Request[Any, Any, Any], skald: NamedDependency[Skald]
 ) -> Response[StreamTicket]:
     """Issue a notification stream ticket."""
-    player_id = await acting_player(skald, request)
-    ticket = await notification_side(skald).stream_ticket(player_id)
+    session = await acting_session(skald, request)
+    ticket = await notification_side(skald).stream_ticket(session)
     granted = StreamTicket(ticket=ticket, expires_in=skald.settings.stream_ticket_ttl_s)
     return reply(request, granted, 201, NO_STORE)
 
@@ -147,20 +149,29 @@ async def stream_notifications(
     resume = (last_event_header or "").strip() or last_event_id
     if resume is not None:
         checked_cursor(resume, "Last-Event-ID")
+    session: TokenSession | None
     if ticket is not None:
-        player_id = await side.redeem_ticket(ticket)
+        player_id, session = await side.redeem_ticket(ticket)
     else:
-        player_id = await acting_player(skald, request)
+        session = await acting_session(skald, request)
+        player_id = session.player_id
     after = resume if resume is not None else await side.latest(player_id)
     batches = side.follow(player_id, after)
     await anext(batches)  # subscribed (or a problem response: too many streams, Redis down)
+    # The stream ends when the token that opened it is rotated or revoked.
+    watching = contextlib.AsyncExitStack()
+    try:
+        ended = await watching.enter_async_context(skald.sessions.watch(session))
+    except BaseException:
+        await batches.aclose()
+        raise
     metrics = api_metrics(request)
     heartbeat_s = skald.settings.sse_heartbeat_s
 
     async def messages() -> AsyncIterator[ServerSentEventMessage]:
         metrics.streams_open.inc()
         try:
-            following = followed(batches, heartbeat_s, closing)
+            following = followed(batches, heartbeat_s, closing, ended)
             async with contextlib.aclosing(following) as followed_batches:
                 async for batch in followed_batches:
                     if batch is None:
@@ -170,6 +181,7 @@ async def stream_notifications(
                         yield notification_message(entry)
         finally:
             metrics.streams_open.dec()
+            await watching.aclose()
             await batches.aclose()
 
     return ServerSentEvent(messages(), retry_duration=RECONNECT_MS)

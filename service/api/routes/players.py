@@ -22,7 +22,9 @@ from contracts.players import (
     PlayerToken,
     Rematch,
 )
+from service.facade.checks import token_hash
 from service.facade.skald import Skald
+from service.facade.token_sessions import TokenSession
 from service.shared.errors import Unauthorized
 from service.shared.logging import log_fields
 
@@ -38,6 +40,12 @@ NO_STORE = {"cache-control": "no-store"}
 
 async def acting_player(skald: Skald, request: Request[Any, Any, Any]) -> str:
     """The player the request's bearer token proves; Unauthorized without one."""
+    return (await acting_session(skald, request)).player_id
+
+
+async def acting_session(skald: Skald, request: Request[Any, Any, Any]) -> TokenSession:
+    """The player the request's bearer token proves, with the token's hash (a connection
+    opened with it ends when it is rotated or revoked); Unauthorized without one."""
     token = bearer_token(request)
     if token is None:
         raise Unauthorized(
@@ -45,7 +53,7 @@ async def acting_player(skald: Skald, request: Request[Any, Any, Any]) -> str:
         )
     player_id = await skald.players.player_of(token)
     log_fields(request.scope)["player_id"] = player_id
-    return player_id
+    return TokenSession(player_id, token_hash(token))
 
 
 @post(

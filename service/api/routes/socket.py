@@ -26,7 +26,8 @@ from contracts.api import CommandOutcome
 from service.adapters.notifications import Update
 from service.facade.live import LiveFeed
 from service.facade.skald import Skald
-from service.shared.errors import InvalidInput, ServiceError, Unavailable
+from service.facade.token_sessions import TokenSession
+from service.shared.errors import InvalidInput, ServiceError, Unauthorized, Unavailable
 
 from ..limits import bounded_wait
 from ..metrics import ApiMetrics
@@ -44,6 +45,16 @@ from ..socket_channel import (
     validate_hello,
 )
 from .stream import STREAMS_CLOSING_STATE_KEY, StreamsClosing
+
+TOKEN_ENDED = "token.revoked"
+
+
+def _token_ended() -> ServiceError:
+    return Unauthorized(
+        TOKEN_ENDED,
+        "the player token this connection was opened with was rotated or revoked: "
+        "open a new one with the current token",
+    )
 
 
 def _metrics(socket: WebSocket[Any, Any, Any]) -> ApiMetrics:
@@ -120,8 +131,9 @@ class _Channel:
         await asyncio.gather(*self._waits, return_exceptions=True)
 
 
-async def _hello(channel: _Channel) -> tuple[int, Hello] | None:
-    """The seat and the hello of a connection; None (closed, a problem sent) if refused."""
+async def _hello(channel: _Channel) -> tuple[int, Hello, TokenSession | None] | None:
+    """The seat, the hello and the token session of a connection; None (closed, a problem
+    sent) if refused."""
     try:
         async with asyncio.timeout(channel.skald.settings.header_timeout_s):
             frame = await channel.receive()
@@ -132,9 +144,9 @@ async def _hello(channel: _Channel) -> tuple[int, Hello] | None:
         validate_hello(frame)
         skald, game_id = channel.skald, channel.game_id
         if frame.ticket is not None:
-            seat = await skald.redeem_stream_ticket(game_id, frame.ticket)
+            seat, session = await skald.open_seat_ticket(game_id, frame.ticket)
         else:
-            seat = await skald.authenticate(game_id, frame.token or "")
+            seat, session = await skald.open_seat(game_id, frame.token or "")
     except TimeoutError:
         await channel.socket.close(CLOSE_POLICY, "no hello in time")
         return None
@@ -142,7 +154,7 @@ async def _hello(channel: _Channel) -> tuple[int, Hello] | None:
         await channel.send(problem_frame(error, channel.request_id()))
         await channel.socket.close(CLOSE_POLICY, error.code)
         return None
-    return seat, frame
+    return seat, frame, session
 
 
 async def _feed(
@@ -196,25 +208,37 @@ async def game_socket(
     greeted = await _hello(channel)
     if greeted is None:
         return
-    seat, hello = greeted
+    seat, hello, session = greeted
+    close_code, reason = CLOSE_GOING_AWAY, ""
     try:
-        await _serve(channel, seat, hello, closing)
+        # Opened with a player's token, the connection ends when that token is rotated or
+        # revoked (in whichever API process that happens).
+        async with skald.sessions.watch(session) as ended:
+            if await _serve(channel, seat, hello, closing, ended):
+                close_code, reason = CLOSE_POLICY, TOKEN_ENDED
     except WebSocketDisconnect:
         pass
+    except ServiceError as error:  # the watch could not start (Redis down), or serving failed
+        with contextlib.suppress(Exception):
+            await channel.send(problem_frame(error, channel.request_id()))
     finally:
         await channel.close()
     with contextlib.suppress(Exception):  # already closed by the client: nothing to say
-        await socket.close(CLOSE_GOING_AWAY)
+        await socket.close(close_code, reason)
 
 
-async def _serve(channel: _Channel, seat: int, hello: Hello, closing: StreamsClosing) -> None:
+async def _serve(
+    channel: _Channel, seat: int, hello: Hello, closing: StreamsClosing, ended: asyncio.Event
+) -> bool:
+    """Serve the connection until the client goes, the server closes or `ended` is set;
+    whether it ended for that (its token rotated or revoked: a problem frame says so)."""
     skald, game_id = channel.skald, channel.game_id
     try:
         updates = skald.reads.updates(game_id)
         first = await anext(updates)
     except ServiceError as error:
         await channel.send(problem_frame(error, channel.request_id()))
-        return
+        return False
     after = first.version if hello.after is None else hello.after
     if after > first.version:
         await updates.aclose()
@@ -224,7 +248,7 @@ async def _serve(channel: _Channel, seat: int, hello: Hello, closing: StreamsClo
             status=400,
         )
         await channel.send(problem_frame(too_far, channel.request_id()))
-        return
+        return False
     feed = LiveFeed(
         skald.reads, game_id, seat, after=after, patches=hello.view == "patch", turns=True
     )
@@ -236,13 +260,20 @@ async def _serve(channel: _Channel, seat: int, hello: Hello, closing: StreamsClo
         feeding = asyncio.create_task(_feed(channel, feed, updates, opening))
         closing.add(feeding.cancel)  # called at once if the server is closing already
         reading = asyncio.create_task(_commands(channel, seat))
-        await asyncio.wait({feeding, reading}, return_when=asyncio.FIRST_COMPLETED)
-        for task in (feeding, reading):
+        revoked = asyncio.create_task(ended.wait())
+        tasks = (feeding, reading, revoked)
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in tasks:
             task.cancel()
-        results = await asyncio.gather(feeding, reading, return_exceptions=True)
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        if ended.is_set():
+            with contextlib.suppress(Exception):  # the client may be gone already
+                await channel.send(problem_frame(_token_ended(), channel.request_id()))
+            return True
         for result in results:
             if isinstance(result, Exception) and not isinstance(result, WebSocketDisconnect):
                 raise result
+        return False
     finally:
         metrics.streams_open.dec()
         if feeding is not None:

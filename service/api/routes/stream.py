@@ -32,7 +32,7 @@ from service.facade.live import LiveFeed, LiveMessage
 from service.facade.skald import Skald
 from service.shared.errors import InvalidInput, Unavailable
 
-from ..auth import required_seat, seat_for_view
+from ..auth import required_seat_session, seat_session
 from ..docs import OPTIONAL_SEAT_TOKEN, SEAT_TOKEN, problems
 from ..metrics import api_metrics
 from ..negotiation import OFFERS_KEY, reply
@@ -83,14 +83,24 @@ async def _pump(items: AsyncIterator[T], queue: asyncio.Queue[T | None]) -> None
         queue.put_nowait(_CLOSE)
 
 
+async def _close_when(ended: asyncio.Event, queue: asyncio.Queue[T | None]) -> None:
+    await ended.wait()
+    queue.put_nowait(_CLOSE)
+
+
 async def followed(
-    items: AsyncIterator[T], heartbeat_s: float, closing: StreamsClosing
+    items: AsyncIterator[T],
+    heartbeat_s: float,
+    closing: StreamsClosing,
+    ended: asyncio.Event | None = None,
 ) -> AsyncGenerator[T | None, None]:
     """What an event stream sends, in order: each of `items` as it comes, and None after each
-    `heartbeat_s` without one (time for a keep-alive comment). Ends when the items end or the
-    server shuts down (`closing`). Close it (`contextlib.aclosing`) to stop its pump at once."""
+    `heartbeat_s` without one (time for a keep-alive comment). Ends when the items end, the
+    server shuts down (`closing`) or `ended` is set (the token that opened the stream was
+    rotated or revoked). Close it (`contextlib.aclosing`) to stop its pump at once."""
     queue: asyncio.Queue[T | None] = asyncio.Queue()
     pump = asyncio.create_task(_pump(items, queue))
+    stop = None if ended is None else asyncio.create_task(_close_when(ended, queue))
     end = partial(queue.put_nowait, _CLOSE)
     closing.add(end)
     try:
@@ -108,6 +118,8 @@ async def followed(
             yield item
     finally:
         closing.discard(end)
+        if stop is not None:
+            stop.cancel()
         pump.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await pump
@@ -125,9 +137,12 @@ async def live_messages(
     updates: AsyncIterator[Update],
     heartbeat_s: float,
     closing: StreamsClosing,
+    ended: asyncio.Event | None = None,
 ) -> AsyncGenerator[ServerSentEventMessage, None]:
-    """The feed's messages as updates come, with heartbeat comments while idle."""
-    async with contextlib.aclosing(followed(updates, heartbeat_s, closing)) as followed_updates:
+    """The feed's messages as updates come, with heartbeat comments while idle, until the
+    updates end, the server closes or `ended` is set."""
+    following = followed(updates, heartbeat_s, closing, ended)
+    async with contextlib.aclosing(following) as followed_updates:
         async for update in followed_updates:
             if update is None:
                 yield ServerSentEventMessage(comment="keep-alive")
@@ -194,10 +209,11 @@ async def stream_game(
     if closing.closed:
         raise Unavailable("server.stopping", "the server is shutting down", retry_after=1.0)
     after = resume_point(last_event_header, last_event_id)
+    seat: int | None
     if ticket is not None:
-        seat: int | None = await skald.redeem_stream_ticket(game_id, ticket)
+        seat, session = await skald.open_seat_ticket(game_id, ticket)
     else:
-        seat = await seat_for_view(skald, request, game_id, None)
+        seat, session = await seat_session(skald, request, game_id)
     updates = skald.reads.updates(game_id)
     # Take the first version before answering: an unknown game, too many streams or Redis
     # down are then a problem response, not a stream that dies at once.
@@ -213,6 +229,13 @@ async def stream_game(
         )
     feed = LiveFeed(skald.reads, game_id, seat, after=after, patches=view == "patch")
     opening = await feed.catch_up()
+    # Opened with a player's token, the stream ends when that token is rotated or revoked.
+    watching = contextlib.AsyncExitStack()
+    try:
+        ended = await watching.enter_async_context(skald.sessions.watch(session))
+    except BaseException:
+        await updates.aclose()
+        raise
     metrics = api_metrics(request)
 
     async def messages() -> AsyncIterator[ServerSentEventMessage]:
@@ -223,12 +246,13 @@ async def stream_game(
             heartbeat = skald.settings.sse_heartbeat_s
             # aclosing: the live messages stop their pump (which iterates `updates`) before
             # `updates` is closed below, however this generator ends.
-            live = live_messages(feed, updates, heartbeat, closing)
+            live = live_messages(feed, updates, heartbeat, closing, ended)
             async with contextlib.aclosing(live):
                 async for live_message in live:
                     yield live_message
         finally:
             metrics.streams_open.dec()
+            await watching.aclose()
             await updates.aclose()
 
     return ServerSentEvent(messages(), retry_duration=RECONNECT_MS)
@@ -250,7 +274,7 @@ async def create_stream_ticket(
     request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
 ) -> Response[StreamTicket]:
     """Issue a stream ticket for the caller's seat."""
-    seat = await required_seat(skald, request, game_id)
-    ticket = await skald.stream_ticket(game_id, seat)
+    seat, session = await required_seat_session(skald, request, game_id)
+    ticket = await skald.stream_ticket(game_id, seat, session)
     granted = StreamTicket(ticket=ticket, expires_in=skald.settings.stream_ticket_ttl_s)
     return reply(request, granted, 201, {"cache-control": "no-store"})

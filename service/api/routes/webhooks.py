@@ -38,7 +38,10 @@ def admin(skald: Skald, request: Request[Any, Any, Any]) -> WebhookAdmin:
     summary="Register a webhook endpoint",
     description="Every notification of the given kinds (all when none are named) is POSTed "
     "to `url`, signed per Standard Webhooks with the endpoint's secret (`whsec_...`, made "
-    "when not given, shown only in this reply). Needs the admin credential.",
+    "when not given, shown only in this reply). A `url` whose host is, or resolves to, a "
+    "private, loopback or link-local address is refused (422 `webhook.private_address`; a "
+    "name that does not resolve, 422 `webhook.host_unresolved`) unless the server allows "
+    "them. Needs the admin credential.",
     tags=TAGS,
     status_code=201,
     responses=problems(400, 401, 403, 413, 415, 422, 503),

@@ -6,7 +6,8 @@ before; the service's own events say the rest:
 
 - your_turn: a player's seat the game did not wait for before the group and waits for after;
 - game_started (TableStarted), game_cancelled (GameCancelled), seat_taken_by_bot
-  (SeatAbandoned, SeatResigned), game_finished (the game's outcome, with the seat's rank);
+  (SeatAbandoned, SeatResigned, SeatForfeited), game_finished (the game's outcome, with the
+  seat's rank);
 - TurnClocks: a reminder an hour and five minutes before each player's deadline, sent only if
   the deadline is still pending when it falls due (service.core.notifying.projector).
 
@@ -20,7 +21,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from contracts.notifications import Notification, NotificationKind, notification_id
-from contracts.stream import GameCancelled, SeatAbandoned, SeatResigned, TableStarted, TurnClocks
+from contracts.stream import (
+    GameCancelled,
+    SeatAbandoned,
+    SeatForfeited,
+    SeatResigned,
+    TableStarted,
+    TurnClocks,
+)
 from service.adapters.notification_feed import Reminder
 from service.adapters.store.records import StoredEvent
 from service.core.codec import is_meta_event
@@ -61,14 +69,16 @@ def notify(
     version: int,
     seat: int,
     *,
+    game: str,
     rank: int | None = None,
     deadline_ms: int | None = None,
     rematch_id: str | None = None,
 ) -> Notification:
-    """A notification with its derived id."""
+    """A notification with its derived id; `game` is the game's registered name."""
     return Notification(
         id=notification_id(game_id, version, kind, seat),
         game_id=game_id,
+        game=game,
         kind=kind,
         version=version,
         seat=seat,
@@ -122,13 +132,13 @@ def derive(session: GameSession, events: list[StoredEvent], players: set[int]) -
     """Fold `events` (those after the session's version) into the session and return what
     they mean to the seats in `players` (seats held by players, not bots or guests)."""
     derived = Derived()
-    game_id = session.game_id
+    game_id, game = session.game_id, session.meta.game
     before, was_over = acting(session), is_over(session)
     held = _held(session)
     for group in groups(events):
         for stored in group:
             event = _fold(session, stored)
-            _from_service_event(derived, game_id, stored.version, event, players)
+            _from_service_event(derived, session, stored.version, event, players)
             if isinstance(event, TurnClocks):
                 fresh = [e.started_ms for e in event.entries if e.since == stored.version]
                 end = DeadlineEnd(stored.version, stored.command_id, fresh[0] if fresh else None)
@@ -142,14 +152,15 @@ def derive(session: GameSession, events: list[StoredEvent], players: set[int]) -
             derived.ended.update(dict.fromkeys(held, end))
             held = set()
         for seat in sorted((now - before) & players - session.bots):
-            derived.notifications.append(notify(game_id, "your_turn", version, seat))
+            derived.notifications.append(notify(game_id, "your_turn", version, seat, game=game))
         if over and not was_over:
             outcome = session.game.outcome(session.state)
             for score in outcome.scores if outcome is not None else []:
                 if score.seat in players:
-                    derived.notifications.append(
-                        notify(game_id, "game_finished", version, score.seat, rank=score.rank)
+                    finished = notify(
+                        game_id, "game_finished", version, score.seat, game=game, rank=score.rank
                     )
+                    derived.notifications.append(finished)
         before, was_over = now, over
     return derived
 
@@ -174,15 +185,19 @@ def _fold(session: GameSession, stored: StoredEvent) -> object:
 
 
 def _from_service_event(
-    derived: Derived, game_id: str, version: int, event: object, players: set[int]
+    derived: Derived, session: GameSession, version: int, event: object, players: set[int]
 ) -> None:
+    game_id, game = session.game_id, session.meta.game
     if isinstance(event, TableStarted):
         for seat in sorted(players):
-            derived.notifications.append(notify(game_id, "game_started", version, seat))
+            derived.notifications.append(notify(game_id, "game_started", version, seat, game=game))
     elif isinstance(event, GameCancelled):
         for seat in sorted(players):
-            derived.notifications.append(notify(game_id, "game_cancelled", version, seat))
-    elif isinstance(event, SeatAbandoned | SeatResigned) and event.seat in players:
-        derived.notifications.append(notify(game_id, "seat_taken_by_bot", version, event.seat))
+            cancelled = notify(game_id, "game_cancelled", version, seat, game=game)
+            derived.notifications.append(cancelled)
+    elif isinstance(event, SeatAbandoned | SeatResigned | SeatForfeited) and event.seat in players:
+        # A forfeit, like a resignation or an abandon, leaves the seat to a bot.
+        taken = notify(game_id, "seat_taken_by_bot", version, event.seat, game=game)
+        derived.notifications.append(taken)
     elif isinstance(event, TurnClocks):
         derived.reminders += reminders_for(game_id, event, players)

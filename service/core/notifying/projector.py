@@ -84,8 +84,7 @@ class NotificationProjector:
         self.webhooks = webhooks  # where notifications wait for the webhook dispatcher
         self.survey = survey  # the marked games' reads and settles in a round trip each
         self._reminders_checked = float("-inf")  # when a surveyed step last sent reminders
-        self._endpoints_checked = 0.0
-        self._endpoints_exist = False
+        self._endpoints_seen = float("-inf")  # when an endpoint was last found registered
         self.store = store
         self.seats = seats
         self.feed = feed
@@ -177,8 +176,9 @@ class NotificationProjector:
         if finished:
             rematch = await self.facts.rematch_of(game_id)
             if rematch:
+                name = await self.game_name(game_id)
                 offers = [
-                    notify(game_id, "rematch_offered", version, seat, rematch_id=rematch)
+                    notify(game_id, "rematch_offered", version, seat, game=name, rematch_id=rematch)
                     for seat in sorted(players)
                 ]
                 added += await self.deliver(players, offers)
@@ -198,6 +198,11 @@ class NotificationProjector:
             session.fold(await self.store.read(game_id, after=0, limit=version))
         return session
 
+    async def game_name(self, game_id: str) -> str:
+        """The game's registered name (`fjords`, ...); "" when its meta is gone."""
+        meta = await self.store.meta(game_id)
+        return "" if meta is None else meta.game
+
     async def players(self, game_id: str) -> dict[int, str]:
         """The game's seats held by players: seat -> player id."""
         return players_of(await self.seats.token_hashes(game_id))
@@ -205,26 +210,30 @@ class NotificationProjector:
     async def deliver(self, players: dict[int, str], notifications: list[Notification]) -> int:
         """Append each notification to its seat's player's feed; how many were new."""
         by_player = self._by_player(players, notifications)
-        if by_player and await self._webhooks_on():
-            webhooks = self.webhooks
-            assert webhooks is not None
+        webhooks = self.webhooks
+        if by_player and webhooks is not None:
             if webhooks.redis is self.feed.redis and not is_cluster(webhooks.redis):
-                # One Redis: each feed's script queues what it adds, ahead of adding it.
-                return await self.feed.append_queued(by_player, webhooks.inbox)
-            # The inbox and the feeds on separate slots: queue those the feeds lack first.
-            await webhooks.enqueue_many(await self._unfed(by_player))
-            return await self.feed.append_many(by_player)
+                # One Redis: each feed's script queues what it adds, ahead of adding it, if
+                # an endpoint is registered (which the script itself looks at).
+                return await self.feed.append_queued(
+                    by_player, webhooks.inbox, webhooks.endpoints_key
+                )
+            if await self._webhooks_on(webhooks):
+                # The inbox and the feeds on separate slots: queue those the feeds lack first.
+                await webhooks.enqueue_many(await self._unfed(by_player))
         return await self.feed.append_many(by_player)
 
-    async def _webhooks_on(self) -> bool:
-        """Whether any webhook endpoint is registered (checked at most once a second)."""
-        if self.webhooks is None:
-            return False
+    async def _webhooks_on(self, webhooks: WebhookStore) -> bool:
+        """Whether any webhook endpoint is registered. A yes is kept for a second (queueing
+        with none registered only queues what nobody is sent); a no is never kept, so the
+        first endpoint counts from the first notification after its registration."""
         now = time.monotonic()
-        if now - self._endpoints_checked > 1.0:
-            self._endpoints_exist = await self.webhooks.any_endpoint()
-            self._endpoints_checked = now
-        return self._endpoints_exist
+        if now - self._endpoints_seen <= 1.0:
+            return True
+        if not await webhooks.any_endpoint():
+            return False
+        self._endpoints_seen = now
+        return True
 
     async def _unfed(
         self, by_player: dict[str, list[Notification]]
@@ -255,6 +264,7 @@ class NotificationProjector:
                     "deadline_1h" if reminder.kind == "deadline_1h" else "deadline_5m",
                     reminder.since,
                     reminder.seat,
+                    game=await self.game_name(reminder.game_id),
                     deadline_ms=reminder.deadline_ms,
                 )
                 sent += await self.deliver(players, [reminded])
@@ -305,12 +315,21 @@ class NotificationProjector:
         derived = derive(session, await self.store.read(game_id, after=0), set(players))
         made = [n for n in derived.notifications if n.version <= notified]
         reminders = [r for r in derived.reminders if r.since <= notified]
-        made += await self.rebuilt_reminders(game_id, reminders, derived.ended, now_ms)
+        made += await self.rebuilt_reminders(
+            game_id, reminders, derived.ended, now_ms, session.meta.game
+        )
         if head.finished and notified >= head.version:
             rematch = await self.facts.rematch_of(game_id)
             if rematch:
                 made += [
-                    notify(game_id, "rematch_offered", head.version, seat, rematch_id=rematch)
+                    notify(
+                        game_id,
+                        "rematch_offered",
+                        head.version,
+                        seat,
+                        game=session.meta.game,
+                        rematch_id=rematch,
+                    )
                     for seat in sorted(players)
                 ]
         return await self.feed.append_many(self._by_player(players, made))
@@ -321,6 +340,7 @@ class NotificationProjector:
         reminders: list[Reminder],
         ended: dict[tuple[int, int], DeadlineEnd],
         now_ms: int,
+        game: str = "",
     ) -> list[Notification]:
         """The reminders the live projector sent, as the events tell: of those due by now
         and no longer scheduled (the live projector has decided on them), each whose
@@ -342,7 +362,12 @@ class NotificationProjector:
             )
             sent.append(
                 notify(
-                    game_id, kind, reminder.since, reminder.seat, deadline_ms=reminder.deadline_ms
+                    game_id,
+                    kind,
+                    reminder.since,
+                    reminder.seat,
+                    game=game,
+                    deadline_ms=reminder.deadline_ms,
                 )
             )
         return sent

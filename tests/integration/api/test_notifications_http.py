@@ -19,7 +19,17 @@ pytestmark = pytest.mark.redis
 
 RACE = {"game": "race", "config": {"players": 2, "target": 12}}
 # Everything a notification may carry: public facts only.
-ALLOWED_FIELDS = {"id", "game_id", "kind", "version", "seat", "rank", "deadline_ms", "rematch_id"}
+ALLOWED_FIELDS = {
+    "id",
+    "game_id",
+    "game",
+    "kind",
+    "version",
+    "seat",
+    "rank",
+    "deadline_ms",
+    "rematch_id",
+}
 
 
 def auth(token: str) -> dict[str, str]:

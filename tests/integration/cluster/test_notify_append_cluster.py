@@ -23,7 +23,7 @@ async def test_appends_every_players_notifications_after_queueing_them(either_re
     feed = NotificationFeed(either_redis, prefix, retention=100)
     webhooks = WebhookStore(either_redis, prefix)
     by_player = {
-        player: [notify(f"g{n}", "your_turn", v, 0) for v in (1, 2)]
+        player: [notify(f"g{n}", "your_turn", v, 0, game="race") for v in (1, 2)]
         for n, player in enumerate(PLAYERS)
     }
     queued = [(p, n.kind, encode_notification(n)) for p, ns in by_player.items() for n in ns]

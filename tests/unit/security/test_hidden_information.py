@@ -39,6 +39,7 @@ from service.adapters.store.side import view_field
 from service.core.codec import codec_for, is_meta_event
 from service.facade.live import LiveFeed
 from tests.fakes.players import ClientBot, stream_events
+from tests.fakes.resolver import PUBLIC_ADDRESS, TableResolver
 from tests.unit.api.conftest import Api, bearer
 
 pytestmark = pytest.mark.anyio
@@ -54,7 +55,8 @@ MAX_MOVES_UNTIL_BOT = 300  # moves of the others, at most, before a resigned sea
 
 
 # Everything a notification may carry, and the kinds each optional fact belongs to.
-NOTIFICATION_FIELDS = {"id", "game_id", "kind", "version", "seat", "rank", "deadline_ms"}
+PUSH_HOST = {"push.invalid": [PUBLIC_ADDRESS]}  # the endpoint's name, resolved from a table
+NOTIFICATION_FIELDS = {"id", "game_id", "game", "kind", "version", "seat", "rank", "deadline_ms"}
 
 
 async def notifications_and_webhooks(
@@ -81,7 +83,9 @@ async def notifications_and_webhooks(
 
     async with httpx.AsyncClient(transport=httpx.MockTransport(receive)) as client:
         at_once = msgspec.structs.replace(api.settings, webhook_linger_ms=0)
-        dispatcher = bootstrap.dispatcher(at_once, api.skald.redis, client, "hidden")
+        dispatcher = bootstrap.dispatcher(
+            at_once, api.skald.redis, client, "hidden", resolver=TableResolver(PUSH_HOST)
+        )
         await dispatcher.store.ensure_group()
         while (await dispatcher.step()).taken_in:
             pass
@@ -289,6 +293,7 @@ async def test_nothing_served_during_play_reveals_hidden_information(
         assert joined.status_code == 201, joined.text
     await api.drain()  # the start, queued when the last seat was taken
     assert api.skald.webhooks is not None
+    api.skald.webhooks.guard.resolver = TableResolver(PUSH_HOST)  # no network asked
     await api.skald.webhooks.add("http://push.invalid/hook", [], None)
     secret = await api.skald.store.seed(game_id)
     assert secret is not None
