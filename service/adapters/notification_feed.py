@@ -343,8 +343,9 @@ class GameFacts:
 
 
 class PlayerStreamTickets:
-    """Single-use, short-lived tickets that open a player's notification stream from a URL;
-    only their SHA-256 is stored."""
+    """Short-lived tickets that open a player's notification stream from a URL (only their
+    SHA-256 is stored); once used, kept for a resume window that the open stream renews, so
+    a browser's EventSource reconnects with the same URL (as `store.tickets.StreamTickets`)."""
 
     def __init__(self, redis: Redis, prefix: str) -> None:
         self.redis = redis
@@ -360,15 +361,19 @@ class PlayerStreamTickets:
         await self.redis.set(self._key(ticket), value, ex=ttl_s)
         return ticket
 
-    async def redeem(self, ticket: str) -> tuple[str, bytes | None] | None:
+    async def redeem(self, ticket: str, keep_s: int) -> tuple[str, bytes | None] | None:
         """The player the ticket was issued to and the hash of the token it was minted with
-        (None for a ticket stored before tickets kept it), consuming it; None if unknown or
-        used."""
-        found: Any = await self.redis.getdel(self._key(ticket))
+        (None for a ticket stored before tickets kept it), keeping the ticket `keep_s` seconds
+        more (to reopen the stream); None if unknown or expired."""
+        found: Any = await self.redis.getex(self._key(ticket), ex=keep_s)
         if found is None:
             return None
         player_id, _, digest = found.decode().partition("\t")
         return player_id, bytes.fromhex(digest) if digest else None
+
+    async def keep(self, ticket: str, keep_s: int) -> None:
+        """Keep a used ticket `keep_s` seconds more (its stream is still open)."""
+        await self.redis.expire(self._key(ticket), keep_s)
 
 
 class Presence:

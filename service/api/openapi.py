@@ -20,7 +20,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from contracts.api import Request
 from contracts.stream import Clock
 
-from .openapi_credentials import declare_credentials, security_schemes
+from .openapi_credentials import SCHEMES, declare_credentials
 from .openapi_games import (
     GAME_PAYLOADS,
     add_game_payloads,
@@ -52,7 +52,8 @@ def openapi_config() -> OpenAPIConfig:
         ),
         components=Components(
             security_schemes={
-                name: SecurityScheme(**scheme) for name, scheme in security_schemes().items()
+                name: SecurityScheme(type="http", scheme="bearer", description=about)
+                for name, about in SCHEMES.items()
             }
         ),
         path="/schema",

@@ -51,20 +51,13 @@ ANONYMOUS = frozenset(
         "metrics",
     }
 )
+# The document's security schemes: one bearer scheme per kind of token.
 SCHEMES = {
     SEAT_TOKEN_SCHEME: "A seat token, returned once by POST /games/{game_id}/seats to a guest.",
     PLAYER_TOKEN_SCHEME: "A player token (`skp_...`), from POST /players or a rotation: it "
     "acts for the player and opens every seat the player holds.",
     ADMIN_TOKEN_SCHEME: "The operator's admin token (SKALD_ADMIN_TOKEN).",
 }
-
-
-def security_schemes() -> dict[str, dict[str, str]]:
-    """The document's security schemes: one bearer scheme per kind of token."""
-    return {
-        name: {"type": "http", "scheme": "bearer", "description": about}
-        for name, about in SCHEMES.items()
-    }
 
 
 def declare_credentials(document: dict[str, Any]) -> None:

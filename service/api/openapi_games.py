@@ -25,7 +25,7 @@ from typing import Any
 
 import msgspec
 
-from contracts.stream import GameCreated, SeedRevealed
+from contracts.stream import META_EVENT_TYPES, MetaEvent
 from domain.games import game_names, get_game
 
 REF_ROOT = "#/components/schemas/"
@@ -159,7 +159,7 @@ def add_game_payloads(schemas: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Add every game's payload schemas; per game, its rules version and a `$ref` per kind
     (config, command, event, view and stream_event)."""
     games: dict[str, dict[str, Any]] = {}
-    _msgspec_components(schemas, "Stream", {"event": GameCreated | SeedRevealed})
+    _msgspec_components(schemas, "Stream", {"event": MetaEvent})
     for name in game_names():
         game = get_game(name)
         prefix = camel(name)
@@ -171,16 +171,15 @@ def add_game_payloads(schemas: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def _stream_event(schemas: dict[str, Any], prefix: str, refs: dict[str, Any]) -> dict[str, str]:
-    """The union of a game's events and the service's (its GameCreated typed by its config)."""
+    """The union of a game's events and the service's own (the life cycle, clocks, stand-ins
+    and the seed: contracts.stream's MetaEvent), its GameCreated typed by its config."""
     created = copy.deepcopy(schemas["StreamGameCreated"])
     created["properties"]["config"] = refs["config"]
     _add(schemas, prefix + "GameCreated", created)
     union = _union_members(schemas, refs["event"]["$ref"].removeprefix(REF_ROOT))
     mapping = {tag: REF_ROOT + member for tag, member in union.items()}
-    for tag, member in (
-        ("GameCreated", prefix + "GameCreated"),
-        ("SeedRevealed", "StreamSeedRevealed"),
-    ):
+    services = {name: "Stream" + name for name in sorted(META_EVENT_TYPES)}
+    for tag, member in {**services, "GameCreated": prefix + "GameCreated"}.items():
         if tag in mapping:
             raise ValueError(f"{prefix} event tag {tag} clashes with the service's own event")
         mapping[tag] = REF_ROOT + member

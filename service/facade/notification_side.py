@@ -89,15 +89,16 @@ class NotificationSide:
     @redis_guarded
     async def redeem_ticket(self, ticket: str) -> tuple[str, TokenSession | None]:
         """The player a notification stream ticket was issued to and the session it is bound
-        to (None for a ticket stored before tickets kept it), consuming it; refused once the
-        token it was minted with has changed."""
+        to (None for a ticket stored before tickets kept it), keeping the ticket to reopen the
+        stream for `stream_ticket_resume_s`; refused once the token it was minted with has
+        changed."""
         found = None
         if 0 < len(ticket) <= MAX_TOKEN_LENGTH:
-            found = await self.tickets.redeem(ticket)
+            found = await self.tickets.redeem(ticket, self.settings.stream_ticket_resume_s)
         if found is None:
             raise Unauthorized(
                 "ticket.invalid",
-                "this stream ticket is unknown, used or expired: ask for a new one "
+                "this stream ticket is unknown or expired: ask for a new one "
                 "(POST /v1/players/me/notifications/stream-tickets with the player token)",
             )
         player_id, digest = found
@@ -109,6 +110,11 @@ class NotificationSide:
                 "ask for a new one with the current token",
             )
         return player_id, session
+
+    @redis_guarded
+    async def keep_ticket(self, ticket: str) -> None:
+        """Renew the resume window of a ticket whose stream is still open."""
+        await self.tickets.keep(ticket, self.settings.stream_ticket_resume_s)
 
     def streams_open(self, player_id: str) -> int:
         """How many notification streams of the player this process serves."""

@@ -149,13 +149,18 @@ class Skald:
         return seat
 
     @redis_guarded
-    async def open_seat_ticket(self, game_id: str, ticket: str) -> tuple[int, TokenSession | None]:
+    async def open_seat_ticket(
+        self, game_id: str, ticket: str, *, resumable: bool = False
+    ) -> tuple[int, TokenSession | None]:
         """The seat a stream ticket was issued for in this game and the session it is bound
-        to, consuming it; refused once the player token it was minted with has changed."""
+        to, consuming it (`resumable`, for an event stream: kept to reopen that stream for
+        `stream_ticket_resume_s`); refused once the player token it was minted with has
+        changed."""
         await self.metas.get(game_id)
         found = None
+        keep_s = self.settings.stream_ticket_resume_s if resumable else None
         if 0 < len(ticket) <= MAX_TOKEN_LENGTH:
-            found = await self.tickets.redeem(ticket)
+            found = await self.tickets.redeem(ticket, keep_s)
         if found is None or found[0] != game_id:
             raise Unauthorized(
                 "ticket.invalid",
@@ -171,6 +176,11 @@ class Skald:
                 "ask for a new one with the current token",
             )
         return seat, session
+
+    @redis_guarded
+    async def keep_stream_ticket(self, ticket: str) -> None:
+        """Renew the resume window of a ticket whose stream is still open."""
+        await self.tickets.keep(ticket, self.settings.stream_ticket_resume_s)
 
     @redis_guarded
     async def public_profile(self, player_id: str) -> PlayerProfile:

@@ -65,6 +65,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # through proxies; a stream ticket (a seat's stream opened from a URL) lasts this long.
     sse_heartbeat_s: float = 15.0
     stream_ticket_ttl_s: int = 30
+    # A ticket that opened a server-sent event stream reopens it (a browser's EventSource
+    # reconnecting by itself) until this long after the stream was last open.
+    stream_ticket_resume_s: int = 600
     max_events_page: int = 1000
     max_lobby_page: int = 200
     # Players (service/facade/player_side.py): games a player may hold a seat in at once that

@@ -36,8 +36,10 @@ from .stream import (
     RECONNECT_MS,
     SKIP_COMPRESSION,
     STREAMS_CLOSING_STATE_KEY,
+    TICKET_DESCRIPTION,
     StreamsClosing,
     followed,
+    keep_ticket,
 )
 
 TAGS = ["players"]
@@ -126,7 +128,7 @@ async def stream_notifications(
     skald: NamedDependency[Skald],
     ticket: Annotated[
         str | None,
-        QueryParameter(description="A stream ticket (POST .../stream-tickets), used once."),
+        QueryParameter(description=TICKET_DESCRIPTION),
     ] = None,
     last_event_id: Annotated[
         str | None,
@@ -175,12 +177,16 @@ async def stream_notifications(
             async with contextlib.aclosing(following) as followed_batches:
                 async for batch in followed_batches:
                     if batch is None:
+                        if ticket is not None:
+                            await keep_ticket(side.keep_ticket, ticket)
                         yield ServerSentEventMessage(comment="keep-alive")
                         continue
                     for entry in batch:
                         yield notification_message(entry)
         finally:
             metrics.streams_open.dec()
+            if ticket is not None:  # the resume window starts when the stream ends
+                await keep_ticket(side.keep_ticket, ticket)
             await watching.aclose()
             await batches.aclose()
 

@@ -7,17 +7,19 @@ view sent). `service.facade.live` decides what to send; this module carries it o
 
 Resuming: a reconnect with `Last-Event-ID` (or `?last_event_id=`, for a client opening a new
 EventSource) gets the events after that version, then the current view. A browser's native
-EventSource cannot send an Authorization header: it opens a seat's stream with a single-use
-ticket (`POST .../stream-tickets` with the seat token, then `?ticket=`); the seat token never
-travels in a URL. Comments every `sse_heartbeat_s` keep idle connections open through proxies;
-`StreamsClosing` ends every open stream when the server shuts down (SIGINT, SIGTERM).
+EventSource cannot send an Authorization header: it opens a seat's stream with a ticket (`POST
+.../stream-tickets` with the seat token, then `?ticket=`), which goes on reopening that stream
+when the EventSource reconnects by itself, for `stream_ticket_resume_s` after the stream was
+last open; the seat token never travels in a URL. Comments every `sse_heartbeat_s` keep idle
+connections open through proxies; `StreamsClosing` ends every open stream when the server shuts
+down (SIGINT, SIGTERM).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from functools import partial
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -30,7 +32,7 @@ from contracts.live import StreamTicket
 from service.adapters.notifications import Update
 from service.facade.live import LiveFeed, LiveMessage
 from service.facade.skald import Skald
-from service.shared.errors import InvalidInput, Unavailable
+from service.shared.errors import InvalidInput, ServiceError, Unavailable
 
 from ..auth import required_seat_session, seat_session
 from ..docs import OPTIONAL_SEAT_TOKEN, SEAT_TOKEN, problems
@@ -125,6 +127,20 @@ async def followed(
             await pump
 
 
+TICKET_DESCRIPTION = (
+    "A stream ticket (POST .../stream-tickets), for a browser's EventSource, which cannot send "
+    "headers. Once it opened this stream it reopens it (the EventSource reconnecting with "
+    "Last-Event-ID by itself) until `stream_ticket_resume_s` after the stream was last open; "
+    "it opens nothing else."
+)
+
+
+async def keep_ticket(keep: Callable[[str], Awaitable[None]], ticket: str) -> None:
+    """Renew a stream ticket's resume window; a Redis outage only shortens it."""
+    with contextlib.suppress(ServiceError):
+        await keep(ticket)
+
+
 def sse_message(message: LiveMessage) -> ServerSentEventMessage:
     """A feed message as an SSE message (id: its version)."""
     return ServerSentEventMessage(
@@ -189,7 +205,7 @@ async def stream_game(
     game_id: FromPath[str],
     ticket: Annotated[
         str | None,
-        QueryParameter(description="A stream ticket (POST .../stream-tickets), used once."),
+        QueryParameter(description=TICKET_DESCRIPTION),
     ] = None,
     view: Annotated[
         Literal["patch", "whole"],
@@ -211,7 +227,7 @@ async def stream_game(
     after = resume_point(last_event_header, last_event_id)
     seat: int | None
     if ticket is not None:
-        seat, session = await skald.open_seat_ticket(game_id, ticket)
+        seat, session = await skald.open_seat_ticket(game_id, ticket, resumable=True)
     else:
         seat, session = await seat_session(skald, request, game_id)
     updates = skald.reads.updates(game_id)
@@ -249,9 +265,13 @@ async def stream_game(
             live = live_messages(feed, updates, heartbeat, closing, ended)
             async with contextlib.aclosing(live):
                 async for live_message in live:
+                    if ticket is not None and live_message.comment is not None:
+                        await keep_ticket(skald.keep_stream_ticket, ticket)
                     yield live_message
         finally:
             metrics.streams_open.dec()
+            if ticket is not None:  # the resume window starts when the stream ends
+                await keep_ticket(skald.keep_stream_ticket, ticket)
             await watching.aclose()
             await updates.aclose()
 

@@ -16,7 +16,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from .conftest import LiveService
-from .test_game_socket import hello, receive, socket_url
+from .test_game_socket import asyncapi, hello, receive, socket_url  # noqa: F401 (asyncapi: checks every frame)
 from .test_notifications_http import auth, players_game
 
 pytestmark = pytest.mark.redis

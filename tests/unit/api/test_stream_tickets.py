@@ -57,3 +57,31 @@ async def test_a_bad_last_event_id_is_a_400_before_any_stream(api: Api, last_eve
     )
     assert refused.status_code == 400
     assert refused.json()["code"] == "stream.bad_last_event_id"
+
+
+async def test_a_ticket_that_opened_a_stream_reopens_it_for_the_resume_window(api: Api) -> None:
+    # Given a ticket a seat's event stream was opened with
+    game_id, tokens = await api.seated_game()
+    granted = await api.client.post(
+        f"/v1/games/{game_id}/stream-tickets", headers=bearer(tokens[0])
+    )
+    ticket = granted.json()["ticket"]
+    assert await api.skald.open_seat_ticket(game_id, ticket, resumable=True) == (0, None)
+    # Then it is kept for the resume window, not the ticket's first few seconds
+    redis = api.skald.redis
+    window = api.settings.stream_ticket_resume_s
+    assert api.settings.stream_ticket_ttl_s < await redis.ttl(ticket_key(PREFIX, ticket)) <= window
+    # When the EventSource reconnects with the same URL, it reopens the same seat's stream
+    assert await api.skald.open_seat_ticket(game_id, ticket, resumable=True) == (0, None)
+    # and an open stream renews the window
+    await redis.expire(ticket_key(PREFIX, ticket), 5)
+    await api.skald.keep_stream_ticket(ticket)
+    assert await redis.ttl(ticket_key(PREFIX, ticket)) > 5
+    # It never opens another game's stream
+    other_game, _ = await api.seated_game()
+    with pytest.raises(Unauthorized):
+        await api.skald.open_seat_ticket(other_game, ticket, resumable=True)
+    # A socket's hello still uses a ticket up: it acts for the seat, once
+    assert await api.skald.redeem_stream_ticket(game_id, ticket) == 0
+    with pytest.raises(Unauthorized):
+        await api.skald.open_seat_ticket(game_id, ticket, resumable=True)
