@@ -71,6 +71,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # are not over, and games a player may create per hour (0: no limit).
     max_active_games_per_player: int = 50
     max_games_created_per_hour: int = 20
+    # A game a player created that waits for its players longer than this is cancelled by the
+    # workers (its seated players are told); a rematch keeps its seats for the former game's
+    # players this long before anyone else may join.
+    open_game_ttl_s: float = 86_400.0
+    rematch_hold_s: float = 600.0
     # Arrays and objects nested in a request body (JSON or MessagePack); the deepest command or
     # config of the built-in games nests 4.
     max_body_depth: int = 32
