@@ -57,8 +57,8 @@ def outcome_response(
 async def with_turn(skald: Skald, game_id: str, outcome: CommandOutcome) -> CommandOutcome:
     """An applied command's outcome with where the game stands now for its seat: the version,
     who acts, and the seat's legal commands (the turn the workers projected with the views)."""
-    if outcome.status != "applied" or outcome.seat is None:
-        return outcome
+    if outcome.status != "applied" or outcome.seat is None or outcome.seat < 0:
+        return outcome  # the service's own commands (seat -1) have no seat's turn
     turn = await skald.reads.turn(game_id, outcome.seat)
     return msgspec.structs.replace(
         outcome, version=turn.version, to_act=turn.to_act, legal_commands=turn.legal_commands
