@@ -134,3 +134,18 @@ async def test_a_rematch_refuses_outsiders_with_when_to_try_again(api: Api) -> N
     assert (outsider.status_code, outsider.json()["code"]) == (409, "seat.reserved_for_rematch")
     assert 1 <= int(outsider.headers["retry-after"]) <= 600
     assert (await sit(api, new_id, ada["token"], 1)).status_code == 201
+
+
+async def test_a_seat_given_back_and_taken_by_another_changes_the_views_etag(api: Api) -> None:
+    ada, bo = await new_player(api, "Ada"), await new_player(api, "Bo")
+    game_id = await players_game(api, ada["token"])
+    await sit(api, game_id, ada["token"], 0)
+    first = await api.client.get(f"/games/{game_id}/view")
+    assert [p["name"] for p in first.json()["players"]] == ["Ada"]
+    await api.client.delete(f"/games/{game_id}/seats/me", headers=bearer(ada["token"]))
+    await sit(api, game_id, bo["token"], 0)  # as many seats taken, at the same version
+    again = await api.client.get(
+        f"/games/{game_id}/view", headers={"if-none-match": first.headers["etag"]}
+    )
+    assert again.status_code == 200, again.status_code
+    assert [p["name"] for p in again.json()["players"]] == ["Bo"]
