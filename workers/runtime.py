@@ -45,6 +45,7 @@ class WorkerRuntime:
         # Its catch-up marks any game the sweeper visits whose notifications lag its head.
         self.notify_projector = bootstrap.notification_projector(settings, self.redis, self.store)
         self.open_rooms = OpenRooms(self.redis, settings.key_prefix)
+        self._open_rooms_backfilled = False
         self._next_stranded_scan = 0.0
 
     def run_drains(self, job_id: str) -> RunnerReport:
@@ -89,6 +90,9 @@ class WorkerRuntime:
     def expire_open_rooms(self) -> list[str]:
         """Cancel the games that waited for their players longer than `open_game_ttl_s`."""
         ttl_ms = int(self.settings.open_game_ttl_s * 1000)
+        if not self._open_rooms_backfilled:  # games opened before the index, once
+            self.runner.run(self.open_rooms.backfill())
+            self._open_rooms_backfilled = True
         return self.runner.run(
             expire_open_rooms(self.open_rooms, self.store, self.scheduler, ttl_ms, OPEN_ROOMS_PAGE)
         )

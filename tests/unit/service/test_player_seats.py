@@ -203,3 +203,21 @@ async def test_verify_names_a_player_in_two_seats(
     records = next(check for check in report.checks if check.name == "records")
     assert records.status == "failed"
     assert f"player {ada.player_id} holds seats 0, 2" in records.detail
+
+
+async def test_open_games_from_before_the_index_are_found_in_the_lobby(
+    harness: Harness, fake_redis: fakeredis.aioredis.FakeRedis
+) -> None:
+    players = harness.skald.players
+    ada = await players.register("Ada")
+    old = await players_game(harness, ada.player_id)
+    guests = (await harness.skald.commands.create_game("race", race_config())).game_id
+    rooms = OpenRooms(fake_redis, PREFIX)
+    await fake_redis.delete(rooms.key)  # as stored before the index
+    assert await rooms.backfill() == 1
+    assert await rooms.backfill() == 0  # once
+    expired = await expire_open_rooms(rooms, harness.skald.store, harness.scheduler, 0, 10)
+    assert expired == [old]  # not the guests' game, started at creation
+    await harness.run_jobs()
+    assert (await harness.skald.reads.turn(old, None)).phase == "cancelled"
+    assert (await harness.skald.reads.turn(guests, None)).phase == "started"
