@@ -2,8 +2,8 @@
 player's games not over, and a rematch's seats kept for its former players.
 
 <prefix>player:<id>:active   set: the games the player holds a seat in that are not over
-                             (their limit; `active_indexed` in the player's hash says it is
-                             complete: players made before it had theirs built once)
+                             (their limit), and `*` once it is complete (players made before
+                             it have theirs built at their first join under a limit)
 <prefix>game:{<id>}:hold     hash: until (ms, Redis clock), p:<player>: a rematch's seats
 
 On one Redis a player's join is one script over the game's keys and the player's
@@ -27,7 +27,7 @@ from service.adapters.store.scripts import Scripts
 from service.adapters.store.side import refuse_seat
 from service.shared.errors import Conflict, Forbidden
 
-INDEXED_FIELD = "active_indexed"
+INDEXED = "*"  # the index's member saying it is complete (no game id holds a star)
 
 
 class ActiveIndexMissing(Exception):
@@ -62,12 +62,11 @@ class PlayerSeats:
         args += ["player", limit, now_us, game_id]
         if not is_cluster(self.redis):
             reply = await self.scripts.join(
-                keys=[*game_keys, self._active_key(player_id), player, player + ":games"],
-                args=args,
+                keys=[*game_keys, self._active_key(player_id), player + ":games"], args=args
             )
             return await self._taken(keys, game_id, seat, reply)
         reserved = await self.scripts.active_reserve(
-            keys=[self._active_key(player_id), player], args=[game_id, limit]
+            keys=[self._active_key(player_id)], args=[game_id, limit]
         )
         self._check_reserved(reserved)
         try:
@@ -123,7 +122,7 @@ class PlayerSeats:
     async def active(self, player_id: str) -> list[str]:
         """The games the player's index counts as not over."""
         found: Any = await self.redis.smembers(self._active_key(player_id))
-        return sorted(game_id.decode() for game_id in found)
+        return sorted(game_id.decode() for game_id in found if game_id != INDEXED.encode())
 
     async def unindex(self, player_id: str, game_ids: list[str]) -> None:
         """Drop games from the player's index of games not over."""
@@ -132,13 +131,7 @@ class PlayerSeats:
 
     async def build_index(self, player_id: str, game_ids: list[str]) -> None:
         """Fill the index of a player made before it, and mark it complete."""
-        if game_ids:
-            await self.redis.sadd(self._active_key(player_id), *game_ids)
-        await self.redis.hset(player_key(self.prefix, player_id), INDEXED_FIELD, 1)
-
-    async def mark_indexed(self, player_id: str) -> None:
-        """Mark a new player's (empty) index complete."""
-        await self.redis.hset(player_key(self.prefix, player_id), INDEXED_FIELD, 1)
+        await self.redis.sadd(self._active_key(player_id), INDEXED, *game_ids)
 
     async def game_over(self, game_id: str) -> None:
         """Drop a game that is over (finished or cancelled) from its players' indexes."""

@@ -46,8 +46,10 @@ class Players:
 
     async def create(self, player_id: str, name: str, digest: bytes, now_ms: int) -> None:
         """Store a new player with its token hash."""
-        # A new player's index of games not over is complete (empty) from the start.
-        fields = {"name": name, "token": digest.hex(), "created": now_ms, "active_indexed": 1}
+        fields = {"name": name, "token": digest.hex(), "created": now_ms}
+        # A new player's index of games not over is complete (empty) from the start
+        # (player_seats.py); it is written first, so no acknowledged player lacks it.
+        await self.redis.sadd(f"{self._key(player_id)}:active", "*")
         if is_cluster(self.redis):
             # The two keys live in different slots: no transaction, so in order (a player
             # whose token is not indexed yet was never acknowledged).

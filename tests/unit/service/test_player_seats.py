@@ -79,7 +79,6 @@ async def test_a_player_made_before_the_index_has_it_built_once(
     await players.join(ada.player_id, games[1], 0)
     # As stored before the index: no index and no mark that it is complete.
     await fake_redis.delete(f"{PREFIX}player:{ada.player_id}:active")
-    await fake_redis.hdel(f"{PREFIX}player:{ada.player_id}", "active_indexed")
     with pytest.raises(Conflict) as limited:
         await players.join(ada.player_id, games[2], 0)
     assert limited.value.code == "player.active_limit"

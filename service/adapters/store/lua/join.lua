@@ -1,5 +1,5 @@
 -- Take a seat: the one asked for, or the lowest free one (seat -1).
--- KEYS: meta, seats, hold [, active, player, games]
+-- KEYS: meta, seats, hold [, active, games]
 -- ARGV: seat, value (token hash, `p:<player>` or `bot`), name, kind ('guest', 'player' or
 --       'bot'), limit, now_us, game id
 -- Returns {'ok', seat, taken, seats} | {'held', seat, taken, seats} | {'nogame'}
@@ -11,6 +11,7 @@
 -- same answer to a retry) before it takes one, in this one step. With the player's keys
 -- (one Redis) the limit of games not over (`active`, a set) is checked and kept here too;
 -- on a cluster they live in another slot and the store keeps them in steps around this one.
+-- The index holds the member '*' once it is complete (players made before it have it built).
 -- A rematch's `hold` (until: ms on the Redis clock; p:<player> fields) keeps its seats for
 -- the former players until then: anyone else is refused with the time left.
 local meta = redis.call('HMGET', KEYS[1], 'seats', 'st')
@@ -68,10 +69,10 @@ end
 if #KEYS > 3 then
     local limit = tonumber(ARGV[5])
     if limit > 0 then
-        if redis.call('HEXISTS', KEYS[5], 'active_indexed') == 0 then
+        if redis.call('SISMEMBER', KEYS[4], '*') == 0 then
             return {'unindexed'}
         end
-        local active = redis.call('SCARD', KEYS[4])
+        local active = redis.call('SCARD', KEYS[4]) - 1
         if active >= limit then
             return {'limit', active}
         end
@@ -81,6 +82,6 @@ redis.call('HSET', KEYS[2], tostring(seat), ARGV[2])
 redis.call('HSET', KEYS[1], 'n' .. seat, ARGV[3])
 if #KEYS > 3 then
     redis.call('SADD', KEYS[4], ARGV[7])
-    redis.call('ZADD', KEYS[6], 'NX', ARGV[6], ARGV[7])
+    redis.call('ZADD', KEYS[5], 'NX', ARGV[6], ARGV[7])
 end
 return {'ok', seat, redis.call('HLEN', KEYS[2]), seats}
