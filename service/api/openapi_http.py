@@ -68,7 +68,8 @@ def declare_http(document: dict[str, Any]) -> None:
             negotiated = path.startswith(NEGOTIATED_PREFIX) or "/games" in path
             _declare_bodies(operation, negotiated and not _is(operation, STREAM_OPERATION))
             _declare_problems(operation)
-            if operation.get("operationId") in OPTIONAL_BODIES and "requestBody" in operation:
+            optional = any(_is(operation, name) for name in OPTIONAL_BODIES)
+            if optional and "requestBody" in operation:
                 operation["requestBody"]["required"] = False
             if _is(operation, VIEW_OPERATION):
                 _declare_conditional_get(operation)
@@ -82,6 +83,9 @@ def declare_bounds(document: dict[str, Any], settings: Settings) -> None:
         ("listEvents", "limit"): settings.max_events_page,
         ("submitCommand", "wait"): settings.max_wait_s,
         ("getCommandOutcome", "wait"): settings.max_wait_s,
+        ("startGame", "wait"): settings.max_wait_s,
+        ("cancelGame", "wait"): settings.max_wait_s,
+        ("resignSeat", "wait"): settings.max_wait_s,
     }
     for item in document["paths"].values():
         for operation in item.values():
@@ -122,11 +126,8 @@ def _declare_problems(operation: dict[str, Any]) -> None:
         responses.setdefault("415", _problem(415))  # neither JSON nor MessagePack in UTF-8
     responses.setdefault("406", _problem(406))  # an Accept that allows nothing offered
     responses.setdefault("500", _problem(500))
-    retrying = (
-        ("429", "503", "409")
-        if operation.get("operationId") in RETRY_AFTER_CONFLICTS
-        else ("429", "503")
-    )
+    conflicts = any(_is(operation, name) for name in RETRY_AFTER_CONFLICTS)
+    retrying = ("429", "503", "409") if conflicts else ("429", "503")
     for status, response in responses.items():
         if status in retrying:
             response.setdefault("headers", {})["Retry-After"] = RETRY_AFTER

@@ -62,9 +62,9 @@ async def system_reply(
     outcome: CommandOutcome,
     wait: float,
 ) -> Response[Any]:
-    """A start, cancel or resign answered like a command: waited for up to `wait` seconds,
-    202 with where to read it while queued, 200 applied, a 422 problem refused."""
-    wait = bounded_wait(wait, skald.settings.max_wait_s)
+    """A start, cancel or resign answered like a command: waited for up to `wait` seconds
+    (checked before the command was queued), 202 with where to read it while queued, 200
+    applied, a 422 problem refused."""
     if outcome.status == "queued" and wait > 0:
         outcome = await skald.commands.wait_outcome(
             game_id, outcome.command_id, wait, seat=SYSTEM_SEAT
@@ -188,6 +188,7 @@ async def start_game(
     wait: WaitQuery = 0.0,
 ) -> Response[CommandOutcome]:
     """Start the game now."""
+    wait = bounded_wait(wait, skald.settings.max_wait_s)  # a bad wait queues nothing
     player_id = await acting_player(skald, request)
     outcome = await skald.players.start(player_id, game_id)
     return await system_reply(request, skald, game_id, outcome, wait)
@@ -214,6 +215,7 @@ async def resign_seat(
     wait: WaitQuery = 0.0,
 ) -> Response[CommandOutcome]:
     """Resign the caller's seat."""
+    wait = bounded_wait(wait, skald.settings.max_wait_s)  # a bad wait queues nothing
     seat = await required_seat(skald, request, game_id)
     if data is not None and data.seat is not None and data.seat != seat:
         raise Forbidden(
@@ -282,6 +284,7 @@ async def cancel_game(
     wait: WaitQuery = 0.0,
 ) -> Response[CommandOutcome]:
     """Cancel the game."""
+    wait = bounded_wait(wait, skald.settings.max_wait_s)  # a bad wait queues nothing
     player_id = await acting_player(skald, request)
     outcome = await skald.players.cancel(player_id, game_id)
     return await system_reply(request, skald, game_id, outcome, wait)

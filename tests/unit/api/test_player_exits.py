@@ -149,3 +149,17 @@ async def test_a_seat_given_back_and_taken_by_another_changes_the_views_etag(api
     )
     assert again.status_code == 200, again.status_code
     assert [p["name"] for p in again.json()["players"]] == ["Bo"]
+
+
+async def test_a_resign_with_a_wait_too_long_queues_nothing(api: Api) -> None:
+    game_id, ada, _ = await started_game(api)
+    too_long = api.settings.max_wait_s + 1
+    refused = await api.client.post(
+        f"/games/{game_id}/resign", params={"wait": too_long}, headers=bearer(ada["token"])
+    )
+    assert (refused.status_code, refused.json()["code"]) == (400, "request.wait_too_long")
+    await api.drain()
+    outcome = await api.client.get(
+        f"/games/{game_id}/commands/sys:resign:0", headers=bearer(ada["token"])
+    )
+    assert outcome.status_code == 404
