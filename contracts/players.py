@@ -16,6 +16,13 @@ class CreatePlayerRequest(Request, frozen=True):
     name: str
 
 
+class ResignRequest(Request, frozen=True):
+    """Optional body of POST /games/{id}/resign: the seat resigned, which must be the
+    caller's own (a body naming another seat is refused, never turned into the caller's)."""
+
+    seat: int | None = None
+
+
 class PlayerToken(msgspec.Struct, frozen=True):
     """A player's id and token (shown once: only its hash is stored)."""
 

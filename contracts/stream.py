@@ -46,10 +46,13 @@ class TableStarted(msgspec.Struct, tag="TableStarted", tag_field="type", frozen=
     bots: list[int]  # seats a bot plays for the whole game
 
 
-class GameCancelled(msgspec.Struct, tag="GameCancelled", tag_field="type", frozen=True):
+class GameCancelled(
+    msgspec.Struct, tag="GameCancelled", tag_field="type", frozen=True, omit_defaults=True
+):
     """Its creator cancelled the game before it started; SeedRevealed follows."""
 
-    by: str  # the creator's player id
+    by: str  # the creator's player id ("" when the workers cancelled it)
+    reason: str = ""  # "expired": it waited for its players longer than the service allows
 
 
 class Clock(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

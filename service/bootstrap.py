@@ -35,6 +35,8 @@ from service.adapters.ratings.store import RatingsStore
 from service.adapters.redis_clients import event_redis
 from service.adapters.rq_scheduler import DrainScheduler, RQScheduler
 from service.adapters.store.deadlines import Deadlines
+from service.adapters.store.open_rooms import OpenRooms
+from service.adapters.store.player_seats import PlayerSeats
 from service.adapters.store.players import Players
 from service.adapters.store.records import RunnerLimits
 from service.adapters.store.redis_store import RedisEventStore
@@ -201,7 +203,14 @@ def skald(
         store=events,
         tickets=StreamTickets(redis, prefix),
         ratings=RatingSide(RatingsStore(redis, prefix), Players(redis, prefix)),
-        players=PlayerSide(commands, reads, Players(redis, prefix), NotifyMarks(redis, prefix)),
+        players=PlayerSide(
+            commands,
+            reads,
+            Players(redis, prefix),
+            PlayerSeats(redis, prefix, scripts),
+            OpenRooms(redis, prefix),
+            NotifyMarks(redis, prefix),
+        ),
         sessions=sessions,
         notifications=notification_side(settings, redis, notifier, sessions),
         webhooks=webhook_admin(settings, redis),
@@ -261,6 +270,7 @@ def drain_runner(
         deadlines=Deadlines(redis, prefix),
         on_finished=rating_ledger(redis, settings, events).game_finished,
         marks=NotifyMarks(redis, prefix),
+        game_over=PlayerSeats(redis, prefix, events.scripts).game_over,
     )
     return DrainRunner.configured(settings, events, drainer, drain_scheduler)
 

@@ -11,8 +11,10 @@ import threading
 import time
 
 from service import bootstrap
+from service.adapters.store.open_rooms import OpenRooms
 from service.core.notifying.projector import ProjectReport
 from service.core.pipeline.deadlines import DeadlineReport, fire_due
+from service.core.pipeline.open_rooms import expire_open_rooms
 from service.core.pipeline.runner import RunnerReport
 from service.core.pipeline.sweep import SweepReport, sweep
 from service.core.ratings.ledger import LedgerReport
@@ -20,6 +22,7 @@ from service.shared.settings import Settings
 
 DEADLINE_PAGE = 1000  # due deadlines read per page
 DEADLINE_PAGES = 20  # pages at most per sweep
+OPEN_ROOMS_PAGE = 100  # expired open games cancelled per sweep at most
 
 
 class WorkerRuntime:
@@ -41,6 +44,8 @@ class WorkerRuntime:
         self.ledger = bootstrap.rating_ledger(self.redis, settings, self.store)
         # Its catch-up marks any game the sweeper visits whose notifications lag its head.
         self.notify_projector = bootstrap.notification_projector(settings, self.redis, self.store)
+        self.open_rooms = OpenRooms(self.redis, settings.key_prefix)
+        self._open_rooms_backfilled = False
         self._next_stranded_scan = 0.0
 
     def run_drains(self, job_id: str) -> RunnerReport:
@@ -81,6 +86,16 @@ class WorkerRuntime:
             if report.due < DEADLINE_PAGE:
                 break
         return total
+
+    def expire_open_rooms(self) -> list[str]:
+        """Cancel the games that waited for their players longer than `open_game_ttl_s`."""
+        ttl_ms = int(self.settings.open_game_ttl_s * 1000)
+        if not self._open_rooms_backfilled:  # games opened before the index, once
+            self.runner.run(self.open_rooms.backfill())
+            self._open_rooms_backfilled = True
+        return self.runner.run(
+            expire_open_rooms(self.open_rooms, self.store, self.scheduler, ttl_ms, OPEN_ROOMS_PAGE)
+        )
 
     def catch_up_ratings(self) -> LedgerReport:
         """Log the finished games no worker logged (docs/ratings.md), and fold the ratings

@@ -14,8 +14,8 @@ log = structlog.get_logger("skald.sweeper")
 
 
 class SweeperThread(threading.Thread):
-    """Every `sweep_interval_s`, act on passed turn deadlines and wake games with waiting
-    commands that no runner holds."""
+    """Every `sweep_interval_s`, act on passed turn deadlines, cancel games that waited for
+    their players too long, and wake games with waiting commands that no runner holds."""
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(name="skald-sweeper", daemon=True)
@@ -37,6 +37,12 @@ class SweeperThread(threading.Thread):
                         log.info("deadlines_fired", **vars(fired))
                 except Exception as exc:
                     log.warning("deadlines_failed", error=repr(exc))
+                try:
+                    expired = runtime.expire_open_rooms()
+                    if expired:
+                        log.info("open_games_expired", game_ids=expired)
+                except Exception as exc:
+                    log.warning("open_games_expiry_failed", error=repr(exc))
                 try:
                     report = runtime.sweep()
                 except Exception as exc:

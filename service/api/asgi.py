@@ -72,6 +72,7 @@ ROUTES = [
     players.start_game,
     players.cancel_game,
     players.resign_seat,
+    players.leave_game,
     players.rematch,
     ratings.get_leaderboard,
     ratings.get_player_ratings,

@@ -22,6 +22,7 @@ CREDENTIALS: dict[str, list[dict[str, list[str]]]] = {
     # A guest creates and joins without a token (seat tokens come back); a player with theirs.
     "createGame": OPTIONAL_PLAYER,
     "joinGame": OPTIONAL_PLAYER,
+    "leaveGame": PLAYER,
     "rotatePlayerToken": PLAYER,
     "revokePlayerToken": PLAYER,
     "listPlayerGames": PLAYER,

@@ -6,7 +6,8 @@ once for every operation it applies to:
 
 - MessagePack bodies (`application/msgpack`) beside JSON, in requests and in replies;
 - the view's conditional GET: `ETag` on 200, `If-None-Match`, 304 Not Modified;
-- `Retry-After` on every 429 and 503;
+- `Retry-After` on every 429 and 503, and on the 409 of a join refused for a rematch's kept
+  seats (`seat.reserved_for_rematch`);
 - every error as an RFC 9457 problem, the ones any request may meet included (413, 500);
 - the stream's messages: `openapi_stream`.
 """
@@ -54,6 +55,12 @@ IF_NONE_MATCH = {
 }
 
 
+# Operations whose 409 may say when to retry (a rematch keeps its seats for a while).
+RETRY_AFTER_CONFLICTS = frozenset({"joinGame"})
+# Operations whose body may be left out (Litestar declares every body required).
+OPTIONAL_BODIES = frozenset({"resignSeat"})
+
+
 def declare_http(document: dict[str, Any]) -> None:
     """Add the HTTP behaviour of every operation to `document`."""
     for path, item in document["paths"].items():
@@ -61,6 +68,9 @@ def declare_http(document: dict[str, Any]) -> None:
             negotiated = path.startswith(NEGOTIATED_PREFIX) or "/games" in path
             _declare_bodies(operation, negotiated and not _is(operation, STREAM_OPERATION))
             _declare_problems(operation)
+            optional = any(_is(operation, name) for name in OPTIONAL_BODIES)
+            if optional and "requestBody" in operation:
+                operation["requestBody"]["required"] = False
             if _is(operation, VIEW_OPERATION):
                 _declare_conditional_get(operation)
 
@@ -74,6 +84,9 @@ def declare_bounds(document: dict[str, Any], settings: Settings) -> None:
         ("submitCommand", "wait"): settings.max_wait_s,
         ("getCommandOutcome", "wait"): settings.max_wait_s,
         ("getTurn", "wait"): settings.max_wait_s,
+        ("startGame", "wait"): settings.max_wait_s,
+        ("cancelGame", "wait"): settings.max_wait_s,
+        ("resignSeat", "wait"): settings.max_wait_s,
     }
     for item in document["paths"].values():
         for operation in item.values():
@@ -114,8 +127,10 @@ def _declare_problems(operation: dict[str, Any]) -> None:
         responses.setdefault("415", _problem(415))  # neither JSON nor MessagePack in UTF-8
     responses.setdefault("406", _problem(406))  # an Accept that allows nothing offered
     responses.setdefault("500", _problem(500))
+    conflicts = any(_is(operation, name) for name in RETRY_AFTER_CONFLICTS)
+    retrying = ("429", "503", "409") if conflicts else ("429", "503")
     for status, response in responses.items():
-        if status in ("429", "503"):
+        if status in retrying:
             response.setdefault("headers", {})["Retry-After"] = RETRY_AFTER
 
 

@@ -26,7 +26,14 @@ from litestar.types import ExceptionHandlersMap
 
 from contracts.api import Problem
 from service.adapters.redis_outage import REDIS_OUTAGE, is_outage
-from service.shared.errors import GameDamaged, RateLimited, ServiceError, Unauthorized, Unavailable
+from service.shared.errors import (
+    GameDamaged,
+    RateLimited,
+    RetryLater,
+    ServiceError,
+    Unauthorized,
+    Unavailable,
+)
 from service.shared.logging import log_fields, request_id
 
 from .negotiation import BODY_MALFORMED, PROBLEM_JSON
@@ -95,7 +102,7 @@ def retry_after(seconds: float) -> dict[str, str]:
 def _service_error(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
     assert isinstance(exc, ServiceError)
     headers: dict[str, str] = {}
-    if isinstance(exc, RateLimited | Unavailable):
+    if isinstance(exc, RateLimited | RetryLater | Unavailable):
         headers |= retry_after(exc.retry_after)
     if isinstance(exc, Unauthorized):
         # RFC 6750: tell the client which scheme to use.

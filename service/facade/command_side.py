@@ -102,10 +102,12 @@ class CommandSide:
         creator: str | None = None,
         clock: Clock | None = None,
         rated: bool = True,
+        listed: bool = True,
     ) -> GameCreated:
         """Create a game with a fresh secret seed (or a chosen one, where settings allow it);
         InvalidInput for an unknown game or a bad config or seed. A game a player (`creator`)
-        creates stays open, refusing commands, until it starts (service.facade.player_side)."""
+        creates stays open, refusing commands, until it starts (service.facade.player_side).
+        Not `listed`, it stays out of the lobby (a rematch lists it once its seats are kept)."""
         codec = codec_for(game)
         if not isinstance(config, dict):
             raise InvalidInput("game.bad_config", "a game's config is a JSON object")
@@ -129,7 +131,7 @@ class CommandSide:
             codec, game_id, version, opened.state, opened.meta.seats, phase, deadlines
         )
         await self.store.create(game_id, opened.meta, seed, opened.events, opened.finished, views)
-        if not opened.finished:
+        if listed and not opened.finished:
             await self.lobby.open(game_id, game, int(now.timestamp() * 1000))
         return GameCreated(
             game_id=game_id,

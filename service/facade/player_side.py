@@ -8,6 +8,7 @@ player holds (docs/architecture.md, "Players and the life of a game").
 
 from __future__ import annotations
 
+import math
 import secrets
 import time
 from typing import Any
@@ -23,6 +24,12 @@ from contracts.players import (
 )
 from contracts.stream import Clock, ClockSet
 from service.adapters.notification_feed import NotifyMarks
+from service.adapters.store.open_rooms import OpenRooms
+from service.adapters.store.player_seats import (
+    ActiveIndexMissing,
+    ActiveLimitReached,
+    PlayerSeats,
+)
 from service.adapters.store.players import (
     BOT_SEAT,
     PLAYER_SEAT_PREFIX,
@@ -44,11 +51,20 @@ from service.core.pipeline.lifecycle import (
 )
 from service.facade.checks import MAX_NAME_LENGTH, MAX_TOKEN_LENGTH, redis_guarded, token_hash
 from service.facade.command_side import CommandSide
+from service.facade.player_games import game_entry, games_page
 from service.facade.read_side import ReadSide
-from service.shared.errors import Conflict, Forbidden, InvalidInput, NotFound, Unauthorized
+from service.shared.errors import (
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    RateLimited,
+    ServiceError,
+    Unauthorized,
+    Unavailable,
+)
 
 PLAYER_TOKEN_PREFIX = "skp_"  # tells a player's token from a seat's at a glance
-MAX_GAMES_PAGE = 100
 
 
 def _now_ms() -> int:
@@ -72,12 +88,16 @@ class PlayerSide:
         commands: CommandSide,
         reads: ReadSide,
         players: Players,
+        seats: PlayerSeats,
+        rooms: OpenRooms,
         marks: NotifyMarks | None = None,
     ) -> None:
         self.marks = marks  # a rematch marks its game for the notification projector
         self.commands = commands
         self.reads = reads
         self.players = players
+        self.seats = seats
+        self.rooms = rooms  # games waiting for their players (the workers expire them)
         self.settings = commands.settings
         commands.on_seats_full = self._start_when_full
 
@@ -140,40 +160,103 @@ class PlayerSide:
         clock: Clock | None = None,
         rated: bool = True,
     ) -> GameCreated:
-        """Create a game the player owns: open until every seat is held or they start it."""
+        """Create a game the player owns: open until every seat is held or they start it.
+        The creation is counted against the hourly limit first, in one step (no two
+        creations both see room for one), and given back if the game is refused."""
         limit = self.settings.max_games_created_per_hour
-        now = _now_ms()
-        if limit and await self.players.created_within_hour(player_id, now) >= limit:
-            raise Conflict(
-                "player.create_limit",
-                f"at most {limit} games created per player per hour",
-                status=429,
-                details={"limit": limit},
+        counted = secrets.token_hex(8)
+        if limit:
+            wait_ms = await self.players.count_creation(
+                self.seats.scripts, player_id, counted, _now_ms(), limit
             )
-        created = await self.commands.create_game(
-            game, config, seed_hex, creator=player_id, clock=clock, rated=rated
-        )
+            if wait_ms:
+                raise RateLimited(
+                    "player.create_limit",
+                    f"at most {limit} games created per player per hour: the next may be "
+                    f"created in {math.ceil(wait_ms / 1000)} s",
+                    retry_after=wait_ms / 1000,
+                    details={"limit": limit, "retry_after_s": math.ceil(wait_ms / 1000)},
+                )
+        try:
+            created = await self.commands.create_game(
+                game, config, seed_hex, creator=player_id, clock=clock, rated=rated
+            )
+        except ServiceError as exc:
+            if limit and not isinstance(exc, Unavailable):  # refused: nothing was created
+                await self.players.forget_creation(player_id, counted)
+            raise
         await self.players.set_creator(created.game_id, player_id)
-        await self.players.note_created(player_id, created.game_id, now)
+        await self.rooms.opened(created.game_id, _now_ms())
         return created
 
     @redis_guarded
     async def join(self, player_id: str, game_id: str, seat: int | None) -> SeatJoined:
-        """Take a seat for the player (their token opens it: none is issued)."""
+        """Take a seat for the player (their token opens it: none is issued). A player holds
+        one seat per game: asking again answers the seat they hold (a retry is safe)."""
         meta = await self.commands.metas.get(game_id)
-        if await self.seat_of(player_id, game_id) is not None:
-            raise Conflict("seat.already_held", "you already hold a seat in this game")
-        await self._check_active_limit(player_id)
+        if seat is not None and seat < 0:
+            raise InvalidInput("seat.out_of_range", f"seat {seat} does not exist")
         profile = await self.players.profile(player_id)
         name = "" if profile is None else profile["name"]
-        taken, count, seats = await self.commands.seats.take(
-            game_id, seat, player_seat_value(player_id), name
-        )
-        await self.players.add_game(player_id, game_id, _now_us())
-        if count == seats:
+        taken, count, seats, held = await self._take(player_id, game_id, seat, name)
+        if held and seat is not None and seat != taken:
+            raise Conflict(
+                "seat.already_held",
+                f"you already hold seat {taken} in this game (one seat per player)",
+                details={"seat": taken},
+            )
+        if count == seats:  # again on a retry: a start lost half-way is queued then
             await self.commands.lobby.close(game_id, meta.game)
             await self._start_when_full(game_id)
         return SeatJoined(game_id=game_id, seat=taken, token="")
+
+    async def _take(
+        self, player_id: str, game_id: str, seat: int | None, name: str
+    ) -> tuple[int, int, int, bool]:
+        limit = self.settings.max_active_games_per_player
+        for _ in range(3):
+            try:
+                return await self.seats.take(game_id, seat, player_id, name, limit, _now_us())
+            except ActiveIndexMissing:
+                await self._build_index(player_id)
+            except ActiveLimitReached:
+                if not await self._prune_index(player_id):
+                    break
+        raise Conflict(
+            "player.active_limit",
+            f"at most {limit} games not over at once per player",
+            status=429,
+            details={"limit": limit},
+        )
+
+    async def _build_index(self, player_id: str) -> None:
+        """Index the games not over of a player made before the index (once)."""
+        going_on = []
+        for game_id in await self.players.all_games(player_id):
+            if await self.seat_of(player_id, game_id) is not None and not await self._over(game_id):
+                going_on.append(game_id)
+        await self.seats.build_index(player_id, going_on)
+
+    async def _prune_index(self, player_id: str) -> bool:
+        """Drop the games that are over from a player's index (a worker lost between a
+        game's end and its unindexing leaves one); whether any was dropped."""
+        over = [
+            game_id for game_id in await self.seats.active(player_id) if await self._over(game_id)
+        ]
+        await self.seats.unindex(player_id, over)
+        return bool(over)
+
+    async def _over(self, game_id: str) -> bool:
+        try:
+            return (await self.reads.turn(game_id, None)).finished
+        except NotFound:
+            return True  # gone (expired from the store): over
+
+    @redis_guarded
+    async def leave(self, player_id: str, game_id: str) -> int:
+        """Give back the player's seat in a game that has not started; the seat."""
+        await self.commands.metas.get(game_id)
+        return await self.seats.leave(game_id, player_id)
 
     @redis_guarded
     async def start(self, player_id: str, game_id: str) -> CommandOutcome:
@@ -194,6 +277,7 @@ class PlayerSide:
         meta = await self._own(player_id, game_id)
         await self._system(game_id, CANCEL_ID, CancelGame(player_id))
         await self.commands.lobby.close(game_id, meta.game)
+        await self.rooms.closed(game_id)
         return await self.commands.outcome(game_id, CANCEL_ID, seat=SYSTEM_SEAT)
 
     @redis_guarded
@@ -227,15 +311,23 @@ class PlayerSide:
             creator=player_id,
             clock=clock,
             rated=created_event.rated,
+            listed=False,  # listed once its seats are kept for the former players
         )
         await self.players.set_creator(created.game_id, player_id)
-        await self.players.set_rematch(game_id, created.game_id)
         stored = await self.commands.seats.token_hashes(game_id)
+        invited = [
+            value[len(PLAYER_SEAT_PREFIX) :].decode()
+            for value in stored.values()
+            if value.startswith(PLAYER_SEAT_PREFIX)
+        ]
+        hold_ms = int(self.settings.rematch_hold_s * 1000)
+        await self.seats.hold(created.game_id, invited, hold_ms)
+        await self.players.set_rematch(game_id, created.game_id)
         now = _now_us()
-        for value in stored.values():
-            if value.startswith(PLAYER_SEAT_PREFIX):
-                invited = value[len(PLAYER_SEAT_PREFIX) :].decode()
-                await self.players.add_game(invited, created.game_id, now)
+        for former in invited:
+            await self.players.add_game(former, created.game_id, now)
+        await self.commands.lobby.open(created.game_id, created.game, _now_ms())
+        await self.rooms.opened(created.game_id, _now_ms())
         if self.marks is not None:
             await self.marks.mark([game_id])  # its players are offered the rematch
         return Rematch(game_id=created.game_id, rematch_of=game_id)
@@ -245,58 +337,13 @@ class PlayerSide:
         self, player_id: str, which: GameFilter, cursor: str | None, limit: int
     ) -> PlayerGames:
         """A page of the player's games, newest joined first, filtered."""
-        if not 1 <= limit <= MAX_GAMES_PAGE:
-            raise InvalidInput("games.bad_limit", f"limit is 1 to {MAX_GAMES_PAGE}", status=400)
-        before = _decode_cursor(cursor)
-        found: list[PlayerGame] = []
-        while len(found) < limit:
-            rows = await self.players.games(player_id, before, limit)
-            if not rows:
-                return PlayerGames(games=found)
-            for game_id, joined in rows:
-                before = joined
-                entry = await self._entry(player_id, game_id)
-                if entry is not None and _matches(entry, which):
-                    found.append(entry)
-                    if len(found) == limit:
-                        break
-        return PlayerGames(games=found, cursor=str(before))
+        return await games_page(self.players, self._entry, player_id, which, cursor, limit)
 
     async def _entry(self, player_id: str, game_id: str) -> PlayerGame | None:
         seat = await self.seat_of(player_id, game_id)
         meta = await self.commands.metas.get(game_id)
         turn = await self.reads.turn(game_id, seat)
-        if seat is None:
-            if turn.phase != "open":
-                return None
-            seat = -1  # invited (a rematch), not seated yet
-        phase = "finished" if turn.finished and turn.phase == "started" else turn.phase
-        return PlayerGame(
-            game_id=game_id,
-            game=meta.game,
-            seat=seat,
-            phase=phase,
-            to_act=turn.to_act,
-            my_turn=seat in turn.to_act and not turn.finished,
-            version=turn.version,
-            deadline_ms=turn.deadlines.get(seat),
-        )
-
-    async def _check_active_limit(self, player_id: str) -> None:
-        limit = self.settings.max_active_games_per_player
-        if not limit:
-            return
-        active = 0
-        for game_id in await self.players.all_games(player_id):
-            turn = await self.reads.turn(game_id, None)
-            active += not turn.finished
-        if active >= limit:
-            raise Conflict(
-                "player.active_limit",
-                f"at most {limit} games not over at once per player",
-                status=429,
-                details={"limit": limit},
-            )
+        return game_entry(game_id, meta.game, seat, turn)
 
     async def _own(self, player_id: str, game_id: str) -> Any:
         meta = await self.commands.metas.get(game_id)
@@ -311,6 +358,7 @@ class PlayerSide:
         stored = await self.commands.seats.token_hashes(game_id)
         bots = sorted(seat for seat, value in stored.items() if value == BOT_SEAT)
         await self._system(game_id, START_ID, StartGame(bots))
+        await self.rooms.closed(game_id)
 
     async def _system(self, game_id: str, command_id: str, command: SystemCommand) -> None:
         """Queue the service's own command on the game's inbox (once per command id)."""
@@ -330,22 +378,3 @@ def _checked_name(name: str) -> str:
 
 def _plausible_id(player_id: str) -> bool:
     return 0 < len(player_id) <= 64 and player_id.replace("_", "").isalnum()
-
-
-def _decode_cursor(cursor: str | None) -> float:
-    if cursor is None:
-        return float("inf")
-    try:
-        return float(int(cursor))
-    except ValueError:
-        raise InvalidInput("games.bad_cursor", "a cursor is one a previous page gave") from None
-
-
-def _matches(entry: PlayerGame, which: GameFilter) -> bool:
-    if which == "active":
-        return entry.phase in ("open", "started")
-    if which == "finished":
-        return entry.phase in ("finished", "cancelled")
-    if which == "my_turn":
-        return entry.my_turn
-    return True

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 from collections import OrderedDict
 from collections.abc import AsyncGenerator
 
@@ -48,6 +49,13 @@ from service.shared.settings import Settings
 
 ViewFormat = str  # "json" or "msgpack"
 SEATED_CACHE = 10_000  # games whose players (every seat taken) a process keeps
+
+
+def seating_tag(players: list[PlayerName]) -> str:
+    """A short tag of who sits where: the number of seats taken and a digest of the seats and
+    names (a seat given back and taken by another keeps the number, not the digest)."""
+    digest = hashlib.sha256(msgspec.json.encode(players)).hexdigest()[:8]
+    return f"{len(players)}-{digest}"
 
 
 class ReadSide:
@@ -102,10 +110,10 @@ class ReadSide:
     @redis_guarded
     async def seated_view(
         self, game_id: str, seat: int | None, fmt: ViewFormat = "json"
-    ) -> tuple[int, bytes, int | None]:
-        """(version, ViewEnvelope, seats taken): the view, and how many seats are taken while
-        some are free (None once every seat is taken): a seat taken later adds a name to the
-        view at the same version."""
+    ) -> tuple[int, bytes, str | None]:
+        """(version, ViewEnvelope, seating): the view, and while some seats are free a tag of
+        who sits where (None once every seat is taken): a seat taken (or given back before
+        the start) later changes the view's names at the same version."""
         if fmt not in FORMATS:
             raise InvalidInput("view.bad_format", f"views come as {' or '.join(FORMATS)}")
         meta = await self.metas.get(game_id)
@@ -118,8 +126,8 @@ class ReadSide:
         if stored is None:  # every game is created with its views
             await self.store.absent(game_id, f"stored view {field!r}")
         version, body = stored
-        taken = None if full else len(players)
-        return version, self._named(game_id, field, body, fmt, players), taken
+        seating = None if full else seating_tag(players)
+        return version, self._named(game_id, field, body, fmt, players), seating
 
     @redis_guarded
     async def with_players(self, game_id: str, body: bytes) -> bytes:

@@ -61,6 +61,20 @@ class Conflict(ServiceError):
     default_status = 409
 
 
+class RetryLater(Conflict):
+    """A clash with a state that lapses: try again after `retry_after` seconds (409)."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        retry_after: float,
+        details: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(code, message, details=details)
+        self.retry_after = retry_after
+
+
 class RuleRefused(ServiceError):
     """The game's rules refused the command; code, message and details are the domain's (422)."""
 

@@ -86,6 +86,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # their X-Forwarded-For (the nearest address not among them). Empty: the header is never
     # trusted, so a client cannot choose the address it is counted under.
     forwarded_allow_ips: str = ""
+    # A game a player created that waits for its players longer than this is cancelled by the
+    # workers (its seated players are told); a rematch keeps its seats for the former game's
+    # players this long before anyone else may join.
+    open_game_ttl_s: float = 86_400.0
+    rematch_hold_s: float = 600.0
     # Arrays and objects nested in a request body (JSON or MessagePack); the deepest command or
     # config of the built-in games nests 4.
     max_body_depth: int = 32

@@ -12,6 +12,7 @@
                               append-only file and replicas: open_turn.lua)
 <prefix>game:{<id>}:rate:<s>  counter: seat s's commands in the current rate window
 <prefix>game:{<id>}:updates   pub/sub channel: new versions (with the views, when listened to)
+<prefix>game:{<id>}:hold      hash: until (ms), p:<player> fields: a rematch's kept seats
 <prefix>game:{<id>}:quarantine  string: why an operator took the game out of service
 <prefix>game:{<id>}:quarantined:<family>  meta, views and commands, set aside meanwhile
 <prefix>lobby[:<game>]        sorted set: open games by creation time (global index)
@@ -38,6 +39,11 @@ import re
 GAME_ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
+def player_key(prefix: str, player_id: str) -> str:
+    """The player's record; their other keys (`:games`, `:active`, `:created`) follow it."""
+    return f"{prefix}player:{player_id}"
+
+
 def is_game_id(text: str) -> bool:
     """Whether `text` has the form of a game id."""
     return GAME_ID_PATTERN.fullmatch(text) is not None
@@ -51,6 +57,7 @@ class GameKeys:
         "commands",
         "events",
         "fence",
+        "hold",
         "inbox",
         "lease",
         "meta",
@@ -74,6 +81,7 @@ class GameKeys:
         self.fence = self.base + "fence"
         self.updates = self.base + "updates"
         self.quarantine = self.base + "quarantine"
+        self.hold = self.base + "hold"  # a rematch's seats kept for its former players
 
     def set_aside(self, key: str) -> str:
         """Where a quarantine keeps one of the game's keys (its family after the base)."""

@@ -3,7 +3,7 @@
 <prefix>player:<id>           hash: name, token (SHA-256 of the current token), created (ms)
 <prefix>player-token:<sha256> string: the player id a token hash belongs to
 <prefix>player:<id>:games     sorted set: game ids by when the player joined (µs)
-<prefix>player:<id>:created   sorted set: games the player created, by when (the hourly limit)
+<prefix>player:<id>:created   sorted set: creations of the last hour, by when (the hourly limit)
 <prefix>game:{<id>}:creator   string: the id of the player who created the game
 <prefix>player:{<id>}:token   pub/sub channel: "the player's token changed" (rotated, revoked):
                               every connection opened with the old one ends
@@ -20,7 +20,8 @@ from typing import Any
 from redis.asyncio import Redis
 
 from service.adapters.redis_clients import is_cluster
-from service.adapters.store.keys import GameKeys
+from service.adapters.store.keys import GameKeys, player_key
+from service.adapters.store.scripts import Scripts
 
 HOUR_MS = 3_600_000
 PLAYER_SEAT_PREFIX = b"p:"
@@ -40,7 +41,7 @@ class Players:
         self.prefix = prefix
 
     def _key(self, player_id: str) -> str:
-        return f"{self.prefix}player:{player_id}"
+        return player_key(self.prefix, player_id)
 
     def _token_key(self, digest: bytes) -> str:
         return f"{self.prefix}player-token:{digest.hex()}"
@@ -52,6 +53,9 @@ class Players:
     async def create(self, player_id: str, name: str, digest: bytes, now_ms: int) -> None:
         """Store a new player with its token hash."""
         fields = {"name": name, "token": digest.hex(), "created": now_ms}
+        # A new player's index of games not over is complete (empty) from the start
+        # (player_seats.py); it is written first, so no acknowledged player lacks it.
+        await self.redis.sadd(f"{self._key(player_id)}:active", "*")
         if is_cluster(self.redis):
             # The two keys live in different slots: no transaction, so in order (a player
             # whose token is not indexed yet was never acknowledged).
@@ -116,22 +120,19 @@ class Players:
         ids: Any = await self.redis.zrange(f"{self._key(player_id)}:games", 0, -1)
         return [game_id.decode() for game_id in ids]
 
-    async def note_created(self, player_id: str, game_id: str, now_ms: int) -> int:
-        """Record a game the player created; how many they created in the last hour."""
-        key = f"{self._key(player_id)}:created"
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.zremrangebyscore(key, "-inf", now_ms - HOUR_MS)
-            pipe.zadd(key, {game_id: now_ms})
-            pipe.pexpire(key, HOUR_MS)
-            pipe.zcard(key)
-            *_, count = await pipe.execute()
-        return int(count)
+    async def count_creation(
+        self, scripts: Scripts, player_id: str, member: str, now_ms: int, limit: int
+    ) -> int:
+        """Count a creation against the player's hourly limit (in one step): 0 when counted,
+        else the ms until one of the hour's creations leaves the window."""
+        reply = await scripts.create_quota(
+            keys=[f"{self._key(player_id)}:created"], args=[member, now_ms, HOUR_MS, limit]
+        )
+        return 0 if reply[0] == b"ok" else max(1, int(reply[1]))
 
-    async def created_within_hour(self, player_id: str, now_ms: int) -> int:
-        """How many games the player created in the last hour."""
-        key = f"{self._key(player_id)}:created"
-        count: Any = await self.redis.zcount(key, now_ms - HOUR_MS, "+inf")
-        return int(count)
+    async def forget_creation(self, player_id: str, member: str) -> None:
+        """Give back a counted creation that did not happen (a refused config)."""
+        await self.redis.zrem(f"{self._key(player_id)}:created", member)
 
     async def claim_rematch(self, game_id: str) -> str | None:
         """Claim the right to create a game's rematch: None when claimed now, else what the

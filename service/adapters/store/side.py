@@ -6,6 +6,7 @@ from events; seat token hashes and the pending index are the only other state.
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -17,11 +18,42 @@ from service.adapters.store.damage import game_absent
 from service.adapters.store.drain_shards import DEFAULT_DRAIN_SHARDS, DrainShards
 from service.adapters.store.keys import GameKeys, lobby_key
 from service.adapters.store.scripts import Scripts
-from service.shared.errors import Conflict, GameDamaged, InvalidInput
+from service.shared.errors import Conflict, GameDamaged, InvalidInput, RetryLater
 
 
 class SeatsFull(Conflict):
     """Every seat of the game is taken."""
+
+
+async def refuse_seat(
+    redis: Redis, keys: GameKeys, game_id: str, seat: int | None, reply: list[Any]
+) -> None:
+    """Raise what the join script's refusal `reply` means."""
+    kind = reply[0]
+    if kind == b"nogame":
+        await game_absent(redis, keys, game_id, "meta record")
+    if kind == b"lost":
+        raise GameDamaged(game_id, f"the record of seat {int(reply[1])} is missing")
+    if kind == b"finished":
+        raise Conflict("game.finished", "the game is over: no seat can be taken")
+    if kind == b"range":
+        raise InvalidInput(
+            "seat.out_of_range",
+            f"seat {seat} does not exist: this game has seats 0 to {int(reply[1]) - 1}",
+            details={"seats": int(reply[1])},
+        )
+    if kind == b"taken":
+        raise Conflict("seat.taken", f"seat {seat} is already taken", details={"seat": seat})
+    if kind == b"reserved":
+        left_s = int(reply[1]) / 1000
+        raise RetryLater(
+            "seat.reserved_for_rematch",
+            "this rematch keeps its seats for the former game's players for a while: "
+            f"others may join in {math.ceil(left_s)} s",
+            retry_after=left_s,
+            details={"retry_after_s": math.ceil(left_s)},
+        )
+    raise SeatsFull("seat.none_free", "every seat of this game is taken")
 
 
 class Seats:
@@ -35,29 +67,18 @@ class Seats:
     async def take(
         self, game_id: str, seat: int | None, token_hash: bytes, name: str
     ) -> tuple[int, int, int]:
-        """Take a seat: (seat, seats taken now, seats in the game); Conflict when not free."""
+        """Take a seat for a guest (a token hash) or a bot (`bot`): (seat, seats taken now,
+        seats in the game); Conflict when not free."""
         keys = GameKeys(self.prefix, game_id)
+        kind = "bot" if token_hash == b"bot" else "guest"
         reply = await self.scripts.join(
-            keys=[keys.meta, keys.seats], args=[-1 if seat is None else seat, token_hash, name]
+            keys=[keys.meta, keys.seats, keys.hold],
+            args=[-1 if seat is None else seat, token_hash, name, kind, 0, 0, game_id],
         )
-        kind = reply[0]
-        if kind == b"ok":
+        if reply[0] == b"ok":
             return int(reply[1]), int(reply[2]), int(reply[3])
-        if kind == b"nogame":
-            await game_absent(self.redis, keys, game_id, "meta record")
-        if kind == b"lost":
-            raise GameDamaged(game_id, f"the record of seat {int(reply[1])} is missing")
-        if kind == b"finished":
-            raise Conflict("game.finished", "the game is over: no seat can be taken")
-        if kind == b"range":
-            raise InvalidInput(
-                "seat.out_of_range",
-                f"seat {seat} does not exist: this game has seats 0 to {int(reply[1]) - 1}",
-                details={"seats": int(reply[1])},
-            )
-        if kind == b"taken":
-            raise Conflict("seat.taken", f"seat {seat} is already taken", details={"seat": seat})
-        raise SeatsFull("seat.none_free", "every seat of this game is taken")
+        await refuse_seat(self.redis, keys, game_id, seat, reply)
+        raise AssertionError("unreachable")  # refuse_seat always raises
 
     async def check_records(self, game_id: str) -> None:
         """GameDamaged when a seat a player took (named in the meta) has lost its record."""
@@ -89,8 +110,9 @@ class Seats:
 class KnownTokens:
     """Seat token hashes already read, per game, so most authentications skip Redis.
 
-    A taken seat's token hash never changes (seats are never given back), so a match here is
-    as good as one read now; a miss reads the seats again, since a seat may have been taken
+    A taken seat's token hash never changes (only a player's seat, `p:<id>`, is ever given
+    back, and players are not authenticated through here), so a match here is as good as one
+    read now; a miss reads the seats again, since a seat may have been taken
     since. Misses are not cached: a wrong token always costs its read.
     """
 

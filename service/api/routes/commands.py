@@ -12,10 +12,12 @@ from litestar.openapi import ResponseSpec
 from litestar.params import FromPath, JSONBody, QueryParameter
 
 from contracts.api import CommandOutcome, SubmitCommand
+from service.core.pipeline.lifecycle import CANCEL_ID, START_ID, SYSTEM_SEAT, resign_id
+from service.facade.player_side import is_player_token
 from service.facade.skald import Skald
 from service.shared.logging import log_fields, request_id
 
-from ..auth import required_seat
+from ..auth import bearer_token, required_seat
 from ..docs import SEAT_TOKEN, problems
 from ..limits import bounded_wait
 from ..metrics import api_metrics
@@ -55,12 +57,30 @@ def outcome_response(
 async def with_turn(skald: Skald, game_id: str, outcome: CommandOutcome) -> CommandOutcome:
     """An applied command's outcome with where the game stands now for its seat: the version,
     who acts, and the seat's legal commands (the turn the workers projected with the views)."""
-    if outcome.status != "applied" or outcome.seat is None:
-        return outcome
+    if outcome.status != "applied" or outcome.seat is None or outcome.seat < 0:
+        return outcome  # the service's own commands (seat -1) have no seat's turn
     turn = await skald.reads.turn(game_id, outcome.seat)
     return msgspec.structs.replace(
         outcome, version=turn.version, to_act=turn.to_act, legal_commands=turn.legal_commands
     )
+
+
+async def system_reader(
+    skald: Skald, request: Request[Any, Any, Any], game_id: str, command_id: str
+) -> int:
+    """The seat under which the caller reads `command_id`: their own seat's command, or the
+    service's (seat -1) for the game's start and cancel (its creator or any of its seats may
+    read them) and for their own seat's resignation."""
+    if command_id in (START_ID, CANCEL_ID):
+        token = bearer_token(request)
+        if token is not None and is_player_token(token):
+            player_id = await skald.players.player_of(token)
+            if await skald.players.players.creator(game_id) == player_id:
+                return SYSTEM_SEAT
+        await required_seat(skald, request, game_id)
+        return SYSTEM_SEAT
+    seat = await required_seat(skald, request, game_id)
+    return SYSTEM_SEAT if command_id == resign_id(seat) else seat
 
 
 @post(
@@ -115,7 +135,9 @@ async def submit_command(
     description="The command's outcome: queued, applied (with the versions of its events) or "
     "refused (with the rules' code, message and details, which may mention what only the "
     "sending seat may see: hence the token of that seat is required). `wait` waits up to that "
-    "many seconds for a queued command to be decided.",
+    "many seconds for a queued command to be decided. The service's commands a reply named "
+    "are read here too: `sys:resign:<seat>` with that seat's token, `sys:start` and "
+    "`sys:cancel` with a seat's token or the creator's.",
     tags=TAGS,
     security=SEAT_TOKEN,
     responses=problems(400, 401, 404, 503),
@@ -132,7 +154,7 @@ async def get_command_outcome(
     """Read a command's outcome (a refused one is a 200 here: the read itself succeeded)."""
     log_fields(request.scope)["command_id"] = command_id
     wait = bounded_wait(wait, skald.settings.max_wait_s)
-    seat = await required_seat(skald, request, game_id)
+    seat = await system_reader(skald, request, game_id, command_id)
     # Another seat's command is "not found": its existence is not the caller's business.
     if wait > 0:
         outcome = await skald.commands.wait_outcome(game_id, command_id, wait, seat=seat)

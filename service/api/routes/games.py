@@ -33,7 +33,8 @@ NO_STORE = {"cache-control": "no-store"}
     description="A new game of `game` with its options in `config` (`players` plus the game's "
     "own fields). The game opens in the lobby until every seat is taken. Created without a "
     "player's token, games are limited per client address (429 `address.game_limit`, with "
-    "Retry-After); with one, per player (429 `player.create_limit`).",
+    "Retry-After); with one, per player (429 `player.create_limit`, with Retry-After). A game "
+    "a player created that waits for its players too long is cancelled by the service.",
     tags=TAGS,
     status_code=201,
     responses=problems(400, 401, 403, 413, 415, 422, 429, 503),
@@ -64,7 +65,12 @@ async def create_game(
     operation_id="joinGame",
     summary="Take a seat",
     description="Takes `seat`, or the lowest free seat when it is omitted. The reply carries "
-    "the seat's token: the only time it is shown. Send it as `Authorization: Bearer <token>`.",
+    "the seat's token: the only time it is shown. Send it as `Authorization: Bearer <token>`. "
+    "With a player's token no token is issued (theirs opens the seat) and a player holds one "
+    "seat per game: asking again answers the seat they hold (a retry is safe), asking for "
+    "another is 409 `seat.already_held`. 429 `player.active_limit`: as many games not over "
+    "as the player may hold. 409 `seat.reserved_for_rematch` (with `Retry-After`): a rematch "
+    "keeps its seats for the former game's players for a while.",
     tags=TAGS,
     status_code=201,
     responses=problems(400, 401, 404, 409, 413, 415, 422, 429, 503),

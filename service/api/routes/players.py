@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 from litestar import Request, Response, delete, get, post
 from litestar.di import NamedDependency
+from litestar.openapi import ResponseSpec
 from litestar.params import FromPath, JSONBody, QueryParameter
 
 from contracts.api import CommandOutcome
@@ -21,20 +22,26 @@ from contracts.players import (
     PlayerProfile,
     PlayerToken,
     Rematch,
+    ResignRequest,
 )
+from service.core.pipeline.lifecycle import SYSTEM_SEAT
 from service.facade.checks import token_hash
 from service.facade.skald import Skald
 from service.facade.token_sessions import TokenSession
-from service.shared.errors import Unauthorized
+from service.shared.errors import Forbidden, Unauthorized
 from service.shared.logging import log_fields
 
-from ..auth import bearer_token, required_seat
+from ..auth import SEAT_FORBIDDEN, bearer_token, required_seat
 from ..docs import problems
-from ..limits import admit_from_address
+from ..limits import admit_from_address, bounded_wait
 from ..negotiation import reply
+from .commands import outcome_response
 from .games import options_route
 
 TAGS = ["players"]
+WaitQuery = Annotated[
+    float, QueryParameter(ge=0.0, description="Seconds to wait for the decision (bounded).")
+]
 NO_STORE = {"cache-control": "no-store"}
 
 
@@ -54,6 +61,34 @@ async def acting_session(skald: Skald, request: Request[Any, Any, Any]) -> Token
     player_id = await skald.players.player_of(token)
     log_fields(request.scope)["player_id"] = player_id
     return TokenSession(player_id, token_hash(token))
+
+
+async def system_reply(
+    request: Request[Any, Any, Any],
+    skald: Skald,
+    game_id: str,
+    outcome: CommandOutcome,
+    wait: float,
+) -> Response[Any]:
+    """A start, cancel or resign answered like a command: waited for up to `wait` seconds
+    (checked before the command was queued), 202 with where to read it while queued, 200
+    applied, a 422 problem refused."""
+    if outcome.status == "queued" and wait > 0:
+        outcome = await skald.commands.wait_outcome(
+            game_id, outcome.command_id, wait, seat=SYSTEM_SEAT
+        )
+    return outcome_response(request, game_id, outcome)
+
+
+def decided_response() -> dict[int, ResponseSpec]:
+    """The 200 of a system command decided while the reply waited."""
+    return {
+        200: ResponseSpec(
+            CommandOutcome,
+            description="Applied: the reply waited (`wait`) and the command was applied",
+            generate_examples=False,
+        )
+    }
 
 
 @post(
@@ -149,17 +184,24 @@ async def list_player_games(
     "/games/{game_id:str}/start",
     operation_id="startGame",
     summary="Start a game with bots in its free seats",
-    description="Only the game's creator; the game starts once the start command is decided.",
+    description="Only the game's creator; the game starts once the start command is decided. "
+    "Answered like a command: 202 while queued (its `location` reads the outcome), 200 once "
+    "applied, a 422 problem if refused; `wait` waits for the decision.",
     tags=["games"],
     status_code=202,
-    responses=problems(400, 401, 403, 404, 503),
+    responses={**decided_response(), **problems(400, 401, 403, 404, 422, 503)},
 )
 async def start_game(
-    request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
+    request: Request[Any, Any, Any],
+    skald: NamedDependency[Skald],
+    game_id: FromPath[str],
+    wait: WaitQuery = 0.0,
 ) -> Response[CommandOutcome]:
     """Start the game now."""
+    wait = bounded_wait(wait, skald.settings.max_wait_s)  # a bad wait queues nothing
     player_id = await acting_player(skald, request)
-    return reply(request, await skald.players.start(player_id, game_id), 202)
+    outcome = await skald.players.start(player_id, game_id)
+    return await system_reply(request, skald, game_id, outcome, wait)
 
 
 @post(
@@ -167,17 +209,52 @@ async def start_game(
     operation_id="resignSeat",
     summary="Resign your seat",
     description="A bot plays the seat for the rest of the game (each game's README states "
-    "this rule). Queued like a command: its outcome is `sys:resign:<seat>`.",
+    "this rule). Answered like a command (`sys:resign:<seat>`): 202 while queued (its "
+    "`location` reads the outcome with the seat's token), 200 once applied, a 422 problem if "
+    'refused; `wait` waits for the decision. An optional body `{"seat": n}` must name the '
+    "caller's own seat (else 403 `seat.forbidden`).",
     tags=["games"],
     status_code=202,
-    responses=problems(400, 401, 403, 404, 503),
+    responses={**decided_response(), **problems(400, 401, 403, 404, 422, 503)},
 )
 async def resign_seat(
-    request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
+    request: Request[Any, Any, Any],
+    skald: NamedDependency[Skald],
+    game_id: FromPath[str],
+    data: JSONBody[ResignRequest | None] = None,
+    wait: WaitQuery = 0.0,
 ) -> Response[CommandOutcome]:
     """Resign the caller's seat."""
+    wait = bounded_wait(wait, skald.settings.max_wait_s)  # a bad wait queues nothing
     seat = await required_seat(skald, request, game_id)
-    return reply(request, await skald.players.resign(game_id, seat), 202)
+    if data is not None and data.seat is not None and data.seat != seat:
+        raise Forbidden(
+            SEAT_FORBIDDEN,
+            f"this token holds seat {seat}: seat {data.seat} is not yours to resign",
+            details={"seat": seat, "asked_seat": data.seat},
+        )
+    outcome = await skald.players.resign(game_id, seat)
+    return await system_reply(request, skald, game_id, outcome, wait)
+
+
+@delete(
+    "/games/{game_id:str}/seats/me",
+    operation_id="leaveGame",
+    summary="Give back your seat before the game starts",
+    description="The player's seat in a game waiting for its players is free again (and no "
+    "longer counts against the player's limit). Refused once the game has started, is "
+    "starting (every seat held) or is over: 409 `seat.game_started`; 403 `player.no_seat` "
+    "for a player holding no seat in it. Player tokens only (a guest's seat is kept).",
+    tags=["games"],
+    status_code=204,
+    responses=problems(400, 401, 403, 404, 409, 503),
+)
+async def leave_game(
+    request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
+) -> None:
+    """Give back the player's seat."""
+    player_id = await acting_player(skald, request)
+    log_fields(request.scope)["seat"] = await skald.players.leave(player_id, game_id)
 
 
 @post(
@@ -202,17 +279,25 @@ async def rematch(
     "/games/{game_id:str}/cancel",
     operation_id="cancelGame",
     summary="Cancel a game that has not started",
-    description="Only the game's creator; refused (`game.already_started`) once it started.",
+    description="Only the game's creator. Answered like a command (`sys:cancel`): 202 while "
+    "queued (its `location` reads the outcome with the creator's token), 200 once applied, a "
+    "422 problem if refused (`game.already_started` once it started); `wait` waits for the "
+    "decision.",
     tags=["games"],
     status_code=202,
-    responses=problems(400, 401, 403, 404, 503),
+    responses={**decided_response(), **problems(400, 401, 403, 404, 422, 503)},
 )
 async def cancel_game(
-    request: Request[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
+    request: Request[Any, Any, Any],
+    skald: NamedDependency[Skald],
+    game_id: FromPath[str],
+    wait: WaitQuery = 0.0,
 ) -> Response[CommandOutcome]:
     """Cancel the game."""
+    wait = bounded_wait(wait, skald.settings.max_wait_s)  # a bad wait queues nothing
     player_id = await acting_player(skald, request)
-    return reply(request, await skald.players.cancel(player_id, game_id), 202)
+    outcome = await skald.players.cancel(player_id, game_id)
+    return await system_reply(request, skald, game_id, outcome, wait)
 
 
 # Two handlers share /players/me/token: OPTIONS names both methods (Litestar's own would not).

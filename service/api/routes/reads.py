@@ -19,9 +19,9 @@ from ..negotiation import pre_encoded, reply, wants_msgpack
 TAGS = ["reads"]
 
 
-def etag_for(version: int, seated: int | None = None) -> str:
+def etag_for(version: int, seated: str | None = None) -> str:
     """The strong ETag of a view: its version (representations differ by Vary headers), and
-    while seats are free the number taken (a seat taken adds a name at the same version)."""
+    while seats are free who sits where (a seat taken adds a name at the same version)."""
     return f'"{version}"' if seated is None else f'"{version}.{seated}"'
 
 
@@ -43,7 +43,7 @@ def etag_matches(if_none_match: str | None, wanted: str) -> bool:
     description="With a seat token: that seat's view. Without one: the public (spectator) view. "
     "`seat` may name the seat explicitly, and then needs that seat's token. `players` names "
     "the seated players. The ETag is the game's version (while seats are free, the version "
-    "and the number of seats taken): send it back in If-None-Match to get 304 while nothing "
+    "and who sits where): send it back in If-None-Match to get 304 while nothing "
     "changed.",
     tags=TAGS,
     security=OPTIONAL_SEAT_TOKEN,

@@ -5,6 +5,8 @@ refused with `command.internal_error` and the game goes on."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import structlog
 from redis.exceptions import RedisError
 
@@ -36,8 +38,10 @@ class OneAtATime:
         cache: SessionCache,
         lease_ttl_ms: int,
         deadlines: Deadlines | None = None,
+        game_over: Callable[[str], Awaitable[None]] | None = None,
     ) -> None:
         self.deadlines = deadlines
+        self.game_over = game_over  # told of each game a commit ended (its players' index)
         self.store = store
         self.lobby = lobby
         self.publisher = publisher
@@ -74,6 +78,8 @@ class OneAtATime:
                         await drop_deadlines(self.deadlines, game_id, entry.plan)
                         if entry.plan.finished and not entry.was_finished and self.lobby:
                             await self.lobby.close(game_id, session.meta.game)
+                        if entry.plan.finished and not entry.was_finished and self.game_over:
+                            await self.game_over(game_id)
                         if not entry.plan.state_trusted:
                             session = await self._fresh_session(game_id)
                         continue

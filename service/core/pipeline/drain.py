@@ -81,8 +81,12 @@ class Drainer:
         deadlines: Deadlines | None = None,
         on_finished: Callable[[str], Awaitable[object]] | None = None,
         marks: NotifyMarks | None = None,
+        game_over: Callable[[str], Awaitable[None]] | None = None,
     ) -> None:
-        self.deadlines = deadlines  # where new turn deadlines are indexed
+        self.deadlines = deadlines
+        # Told of each game a batch ended, finished or cancelled (its players' index of games
+        # not over); a failure is logged: the index drops such a game when it is next full.
+        self.game_over = game_over  # where new turn deadlines are indexed
         self.on_finished = on_finished  # told of each game a batch finished (its ratings)
         self.marks = marks  # where committed games wait for the notification projector
         # On one Redis each commit marks its game itself, in its script: no call per round.
@@ -94,7 +98,9 @@ class Drainer:
         self.cache = cache
         self.batch_size = batch_size
         self.lease_ttl_ms = lease_ttl_ms
-        self.careful = OneAtATime(store, lobby, publisher, cache, lease_ttl_ms, deadlines)
+        self.careful = OneAtATime(
+            store, lobby, publisher, cache, lease_ttl_ms, deadlines, self._tell_over
+        )
 
     async def drain_round(self, game_ids: list[str], then_take: NextTake | None = None) -> Round:
         """Apply up to one batch of each game's waiting commands; a report per game, in order.
@@ -247,6 +253,7 @@ class Drainer:
         if plan.finished and not entry.was_finished and self.lobby is not None:
             await self.lobby.close(game_id, session.meta.game)
         if plan.finished and not entry.was_finished:
+            await self._tell_over(game_id)
             await self._tell_finished(game_id)
         log.info(
             "batch_applied",
@@ -264,6 +271,14 @@ class Drainer:
         return DrainReport(
             game_id, "applied", len(plan.decided), plan.version, put_back=outcome.put_back
         )
+
+    async def _tell_over(self, game_id: str) -> None:
+        if self.game_over is None:
+            return
+        try:
+            await self.game_over(game_id)
+        except Exception:
+            log.exception("drain_game_over_failed", game_id=game_id)
 
     async def _tell_finished(self, game_id: str) -> None:
         """Tell `on_finished` of a game the batch finished; a failure is only logged (the

@@ -26,10 +26,12 @@ class StartGame(msgspec.Struct, tag="start", tag_field="kind", frozen=True):
     bots: list[int] = []
 
 
-class CancelGame(msgspec.Struct, tag="cancel", tag_field="kind", frozen=True):
-    """Its creator cancels a game that has not started."""
+class CancelGame(msgspec.Struct, tag="cancel", tag_field="kind", frozen=True, omit_defaults=True):
+    """Its creator cancels a game that has not started (or the workers, `by` empty, one that
+    waited for its players longer than `open_game_ttl_s`: `reason` "expired")."""
 
     by: str
+    reason: str = ""
 
 
 class TimeOut(msgspec.Struct, tag="timeout", tag_field="kind", frozen=True):
@@ -97,7 +99,7 @@ def decide_system(
         if any(not 0 <= seat < seats for seat in bots):
             raise SystemRefused("seat.out_of_range", f"bot seats {bots} outside the game")
         return [TableStarted(bots)], False
-    return [GameCancelled(command.by)], True
+    return [GameCancelled(command.by, command.reason)], True
 
 
 async def queue_system(

@@ -25,6 +25,7 @@ class GameKeysState:
     quarantine: str | None  # the operator's reason, while quarantined
     seat_records: frozenset[int]  # seats with a stored token hash
     named_seats: frozenset[int]  # seats with a player's name in the meta (taken once)
+    players_seats: dict[str, list[int]]  # each player holding a seat: their seats (one)
     ready_since_ms: int | None  # when it was marked ready for a runner, if it is
     live_runners: int  # drain runners whose slot has not expired
     now_ms: int
@@ -50,7 +51,7 @@ class KeyInspector:
             for family in FAMILIES:
                 pipe.exists(getattr(keys, family))
             pipe.get(keys.quarantine)
-            pipe.hkeys(keys.seats)
+            pipe.hgetall(keys.seats)
             pipe.hkeys(keys.meta)
             index = self.drain.of(game_id)  # its drain shard's on a cluster, if it has one
             pipe.zscore(index.ready, game_id)
@@ -63,6 +64,7 @@ class KeyInspector:
             quarantine=None if reason is None else _text(reason),
             seat_records=frozenset(int(seat) for seat in seats if _text(seat).isdigit()),
             named_seats=frozenset(_named_seats(meta_fields)),
+            players_seats=_players_seats(seats),
             ready_since_ms=None if ready is None else int(ready) // 1000,
             live_runners=sum(1 for _, expires in runners if expires > now_ms),
             now_ms=now_ms,
@@ -71,6 +73,15 @@ class KeyInspector:
 
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _players_seats(seats: dict[Any, Any]) -> dict[str, list[int]]:
+    # A player's seat is stored as `p:<player id>` in place of a token hash.
+    held: dict[str, list[int]] = {}
+    for seat, value in seats.items():
+        if _text(seat).isdigit() and bytes(value).startswith(b"p:"):
+            held.setdefault(bytes(value)[2:].decode(), []).append(int(seat))
+    return {player: sorted(found) for player, found in held.items()}
 
 
 def _named_seats(fields: list[Any]) -> list[int]:

@@ -210,7 +210,8 @@ def check_fairness(history: GameHistory) -> Check:
 
 
 def check_records(stored: StoredGame, keys: GameKeysState, seed: bytes | None) -> Check:
-    """The keys a game cannot do without: its secret while live, and every taken seat's."""
+    """The keys a game cannot do without: its secret while live, and every taken seat's; and
+    no player in two seats of it."""
     if seed is None and not stored.head.finished:
         return _failed(
             "records",
@@ -224,6 +225,16 @@ def check_records(stored: StoredGame, keys: GameKeysState, seed: bytes | None) -
             "records",
             f"seat records missing for seat{'s' if len(lost) > 1 else ''} "
             f"{', '.join(map(str, lost))}: taken by players whose tokens are lost",
+        )
+    doubled = {p: seats for p, seats in keys.players_seats.items() if len(seats) > 1}
+    if doubled:
+        return _failed(
+            "records",
+            "one player in several seats (a player holds one seat per game): "
+            + "; ".join(
+                f"player {player} holds seats {', '.join(map(str, seats))}"
+                for player, seats in sorted(doubled.items())
+            ),
         )
     kept = "kept" if seed is not None else "gone, revealed in the stream"
     return _ok("records", f"{len(keys.seat_records)} seat records, the secret {kept}")

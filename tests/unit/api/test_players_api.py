@@ -86,8 +86,14 @@ async def test_life_of_a_players_game_over_http(api: Api) -> None:
     decided = await api.client.get(
         f"/games/{game_id}/commands/sys:cancel", headers=bearer(ada["token"])
     )
-    # The creator's cancel is the service's command, not a seat's: no seat reads its outcome.
-    assert decided.status_code == 404
+    # The creator's cancel is the service's command; its creator reads its outcome where the
+    # reply's location pointed.
+    assert late_cancel.headers["location"] == f"/games/{game_id}/commands/sys%3Acancel"
+    assert decided.status_code == 200, decided.text
+    assert (decided.json()["status"], decided.json()["code"]) == (
+        "refused",
+        "game.already_started",
+    )
 
     listed = await api.client.get(
         "/players/me/games", params={"filter": "active"}, headers=bearer(ada["token"])

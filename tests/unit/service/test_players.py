@@ -16,7 +16,7 @@ from contracts.stream import (
     TableStarted,
 )
 from service.core.codec import codec_for
-from service.shared.errors import Conflict, Forbidden, NotFound, Unauthorized
+from service.shared.errors import Conflict, Forbidden, NotFound, RateLimited, Unauthorized
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness
 
@@ -157,16 +157,20 @@ async def test_limits_on_games_created_and_games_held(harness: Harness) -> None:
         (await players.create_game(ada.player_id, "race", race_config(), None)).game_id
         for _ in range(3)
     ]
-    with pytest.raises(Conflict) as too_many:
+    with pytest.raises(RateLimited) as too_many:
         await players.create_game(ada.player_id, "race", race_config(), None)
     assert (too_many.value.code, too_many.value.status) == ("player.create_limit", 429)
+    assert 0 < too_many.value.retry_after <= 3600  # when the hour's first leaves the window
     await players.join(ada.player_id, made[0], 0)
     await players.join(ada.player_id, made[1], 0)
     with pytest.raises(Conflict) as held:
         await players.join(ada.player_id, made[2], 0)
     assert held.value.code == "player.active_limit"
-    with pytest.raises(Conflict):
+    with pytest.raises(Conflict) as other_seat:
         await players.join(ada.player_id, made[0], 1)  # one seat per player per game
+    assert (other_seat.value.code, other_seat.value.details) == ("seat.already_held", {"seat": 0})
+    again = await players.join(ada.player_id, made[0], 0)  # a retry: the same seat
+    assert again.seat == 0
 
 
 async def test_a_players_games_are_listed_filtered_and_paged(harness: Harness) -> None:
