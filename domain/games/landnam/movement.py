@@ -39,12 +39,7 @@ from domain.games.landnam.components import (
     red_die_number,
 )
 from domain.games.landnam.requirements import require_card, require_phase
-from domain.games.landnam.state import (
-    FIRST_MOVE_TAKES_CARDS,
-    LandnamState,
-    Unit,
-    rules_at_least,
-)
+from domain.games.landnam.state import FIRST_MOVE_TAKES_CARDS, LandnamState, Unit, rules_at_least
 from domain.games.landnam.work import Work
 
 NORMAL_STEPS = 2
