@@ -18,6 +18,8 @@ A game is pure rules. The service drives it only through this protocol, so nothi
     greedy_bot(seed)                   -> a bot greedy on a seat's immediate score (stand-ins)
     may_pass, pass_command(state, seat)-> whether the rules let a seat pass; its passing command
     rating_variant(config)             -> the variant a game with this config is rated in
+    setup_as_recorded(config, chance, first_event) (optional) -> a stored game's opening,
+                                          under the rules revision its first event records
 
 Callers decide through `decide(game, state, command, seat, chance)` below, which applies the
 turn rules every game shares (`check_may_act`: one set of refusal codes, `game.finished` and
@@ -179,3 +181,20 @@ def fold(game: Game, events: Iterable[Event], state: Any = None) -> Any:
     for event in events:
         state = evolve(state, event)
     return state
+
+
+def setup_as_recorded(
+    game: Game, config: GameConfig, chance: Chance, recorded: Sequence[Event]
+) -> list[Event]:
+    """The opening events `setup` gives a stored game whose recorded opening is `recorded`.
+
+    A game whose rules have revisions records in its first event the revision it was set up
+    under and keeps it to its end; such a game offers `setup_as_recorded(config, chance,
+    first_event)`, the opening under that revision, so the fairness check re-derives an old
+    game's opening (and then its commands) under the rules it was played under. Any other
+    game's opening is `setup`'s.
+    """
+    as_recorded = getattr(game, "setup_as_recorded", None)
+    if as_recorded is None or not recorded:
+        return game.setup(config, chance)
+    return list(as_recorded(config, chance, recorded[0]))

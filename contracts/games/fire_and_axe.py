@@ -182,6 +182,8 @@ class TableSetUp(Event, frozen=True):
     first, and the first seat. `draws` counts the random draws used.
 
     The treasures and both decks are hidden from every seat while the game is in play.
+    `revision`: the rules revision the game was set up under and keeps to its end (1 for
+    games stored before revisions were recorded; the game's README lists what each changed).
     """
 
     players: int
@@ -192,6 +194,7 @@ class TableSetUp(Event, frozen=True):
     saga_deck: tuple[int, ...]
     rune_deck: tuple[RuneKind, ...]
     draws: int
+    revision: int = 1
 
 
 class StartingBonus(Event, frozen=True):

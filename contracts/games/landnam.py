@@ -277,11 +277,14 @@ class Cards(msgspec.Struct, frozen=True):
 
 class LandnamBegun(Event, frozen=True):
     """The island is laid out, each player holds 2 of each resource and a ship on the outer
-    sea; `first_seat` was drawn with draw 0."""
+    sea; `first_seat` was drawn with draw 0. `revision`: the rules revision the game was set
+    up under and keeps to its end (1 for games stored before revisions were recorded; the
+    game's README lists what each revision changed)."""
 
     players: int
     first_seat: int
     max_rounds: int
+    revision: int = 1
 
 
 class FateDrawn(Event, frozen=True):

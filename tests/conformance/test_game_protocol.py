@@ -12,7 +12,8 @@ Seeded random games are played to the end with RandomBot seats. Along the way:
 - a seat's view (and the public view) does not change when only hidden information does;
 - replaying the recorded commands with the same seed re-derives exactly the same events;
 - `visible_event` shows each event as an event of the same kind, or hides it;
-- the game ends, nobody can act at the end, and the outcome is consistent.
+- the game ends, nobody can act at the end, and the outcome is consistent;
+- a game whose rules have revisions also obeys it under revision 1, as its stored games do.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import pytest
 from contracts.base import Command, Event
 from domain.bots import RandomBot
 from domain.chance import Chance, draw_below
-from domain.engine import Game, decide, fold
+from domain.engine import Game, decide, fold, setup_as_recorded
 from domain.errors import IllegalCommand
 from domain.games import game_names, get_game
 
@@ -37,6 +38,28 @@ SAMPLES_PER_MOVE = 3
 FULL_CHECK_EVERY = 50
 
 
+class AtFirstRevision:
+    """A game whose rules have revisions, setting new games up under revision 1 as every game
+    stored before revisions was: the protocol holds under the old rules too."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+    def setup(self, config: Any, chance: Chance) -> list[Event]:
+        """The game's opening, as recorded under revision 1."""
+        first = msgspec.structs.replace(self.game.setup(config, chance)[0], revision=1)
+        return setup_as_recorded(self.game, config, chance, [first])
+
+
+def has_revisions(game: Game, config: Any) -> bool:
+    """Whether the game's setup event records a rules revision."""
+    first = game.setup(config, Chance(seed_bytes(SEEDS[0])))[0]
+    return any(member.name == "revision" for member in msgspec.structs.fields(type(first)))
+
+
 def cases() -> list[Any]:
     params = []
     for name in game_names():
@@ -44,6 +67,9 @@ def cases() -> list[Any]:
         for index, config in enumerate(game.example_configs()):
             for seed in SEEDS:
                 params.append(pytest.param(game, config, seed, id=f"{name}-{index}-seed{seed}"))
+            if has_revisions(game, config):
+                old = AtFirstRevision(game)
+                params.append(pytest.param(old, config, SEEDS[0], id=f"{name}-{index}-revision1"))
     return params
 
 
@@ -184,3 +210,11 @@ def test_setup_is_a_pure_function_of_config_and_seed(game: Game, config: Any, se
     again = game.setup(config, Chance(seed_bytes(seed)))
     assert first == again
     assert fold(game, first) == fold(game, again)
+
+
+@pytest.mark.parametrize(("game", "config", "seed"), cases())
+def test_a_stored_opening_sets_up_again_as_recorded(game: Game, config: Any, seed: int) -> None:
+    # The fairness check re-derives a stored game's opening with setup_as_recorded: a new
+    # game's opening is set up again unchanged (at its revision, for a game that has them)
+    opening = game.setup(config, Chance(seed_bytes(seed)))
+    assert setup_as_recorded(game, config, Chance(seed_bytes(seed)), opening) == opening

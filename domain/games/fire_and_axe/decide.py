@@ -35,7 +35,12 @@ from domain.errors import IllegalCommand
 from domain.games.fire_and_axe import runes, tasks, voyage
 from domain.games.fire_and_axe.common import refuse
 from domain.games.fire_and_axe.sagas import complete_sagas
-from domain.games.fire_and_axe.state import FireAndAxeState, current_turn
+from domain.games.fire_and_axe.state import (
+    TREASURE_BEFORE_END,
+    FireAndAxeState,
+    current_turn,
+    rules_at_least,
+)
 from domain.games.fire_and_axe.tape import Tape
 from domain.games.fire_and_axe.turns import pass_turn
 
@@ -139,7 +144,10 @@ def decide(state: FireAndAxeState, command: Command, seat: int, chance: Chance) 
 def _treasure_waits_for_the_end(tape: Tape, seat: int) -> bool:
     """Decision 20: whether a Raid's treasure still waits (the Fortune of War window) while
     the Saga check would end the game; the check then runs once the treasure is taken, so
-    the Raid resolves in full before the end."""
+    the Raid resolves in full before the end. Revision 1 never waited (the game could end
+    with the treasure still owed)."""
+    if not rules_at_least(tape.state, TREASURE_BEFORE_END):
+        return False
     pending = tape.state.turn.pending if tape.state.turn else None
     if pending is None or pending.kind != "treasure":
         return False

@@ -82,6 +82,7 @@ def new_state(event: TableSetUp) -> FireAndAxeState:
         rune_deck=list(event.rune_deck),
         rune_discards=[],
         draws=event.draws,
+        revision=event.revision,
     )
 
 

@@ -12,6 +12,7 @@ from contracts.games.fire_and_axe import (
     FireAndAxeConfig,
     FireAndAxeEvent,
     FireAndAxeView,
+    TableSetUp,
 )
 from contracts.outcome import Outcome
 from domain.bots import GreedyBot
@@ -21,15 +22,18 @@ from domain.games.fire_and_axe import decide as rules
 from domain.games.fire_and_axe import legal, render, scoring, setup, views
 from domain.games.fire_and_axe.evolve import evolve
 from domain.games.fire_and_axe.greedy import greedy_bot
-from domain.games.fire_and_axe.state import FireAndAxeState
+from domain.games.fire_and_axe.state import CURRENT_REVISION, FireAndAxeState
 
 
 class FireAndAxeGame:
     """Fire & Axe: A Viking Saga (IDW 2015) for 3 to 5 players; see this package's README."""
 
     name: str = "fire-and-axe"
-    # Bump when a rule, a decision or the data changes: stored games replay under their own.
-    # "provisional": the board, treasures and cards are designed (see the README).
+    # The service serves one rules version and refuses stored games of any other, so a rule
+    # change is a rules revision instead (recorded in each game's TableSetUp: state.py), under
+    # which stored games keep their own rules; this changes only for a game that no longer
+    # replays its stored games. "provisional": the board, treasures and cards are designed
+    # (see the README).
     rules_version: str = "2015/provisional-1"
     config_type: type[GameConfig] = FireAndAxeConfig
     command_type = FireAndAxeCommand
@@ -63,6 +67,12 @@ class FireAndAxeGame:
     def setup(self, config: GameConfig, chance: Chance) -> list[Event]:
         """The table, the decks, the first Sagas and Runes."""
         return setup.setup(config, chance)
+
+    def setup_as_recorded(self, config: GameConfig, chance: Chance, first: Event) -> list[Event]:
+        """The opening events of a stored game whose first event is `first`: under the rules
+        revision it records."""
+        revision = first.revision if isinstance(first, TableSetUp) else CURRENT_REVISION
+        return setup.setup(config, chance, revision)
 
     def decide(
         self, state: FireAndAxeState, command: Command, seat: int, chance: Chance

@@ -37,11 +37,15 @@ from domain.games.fire_and_axe.data import (
     turned,
 )
 from domain.games.fire_and_axe.state import (
+    LAST_CREW_UNREST,
+    USELESS_RUNE_REFUSED,
+    WAR_CRYS_STACK,
     FireAndAxeState,
     crew_supply,
     current_turn,
     free_slots,
     is_port,
+    rules_at_least,
 )
 from domain.games.fire_and_axe.tape import Tape
 from domain.games.fire_and_axe.tasks import attack_target, shielded
@@ -137,6 +141,12 @@ def recruits(tape: Tape, seat: int, command: PlayRune) -> None:
     tape.add(CrewRecruited(seat=seat, count=count))
 
 
+def _check_unrest(state: FireAndAxeState, seat: int, command: PlayRune) -> None:
+    # Revision 1: the last crewmember aboard could not settle (decision 18 came with 2).
+    if not rules_at_least(state, LAST_CREW_UNREST) and state.players[seat].crew < 2:
+        refuse("rune", "last_crew", "Unrest needs a crewmember to spare.")
+
+
 def unrest(tape: Tape, seat: int, command: PlayRune) -> None:
     """The rival Settlement here returns to its owner's supply; one of your crew settles.
     Decision 18: the last crewmember aboard may settle; the longship is then wrecked."""
@@ -147,15 +157,27 @@ def unrest(tape: Tape, seat: int, command: PlayRune) -> None:
         wreck(tape, seat)
 
 
+def _check_not_prepared(state: FireAndAxeState, seat: int, command: PlayRune) -> None:
+    """Revision 1's rule for both attack Runes: not twice for the same attack (a War Cry did
+    not stack, a useless one was not refused)."""
+    turn = current_turn(state)
+    if turn.prepared_port == state.players[seat].location and command.rune in turn.prepared:
+        refuse("rune", "already_prepared", "That Rune already helps this attack.")
+
+
 def _check_war_cry(state: FireAndAxeState, seat: int, command: PlayRune) -> None:
+    if not rules_at_least(state, WAR_CRYS_STACK):
+        _check_not_prepared(state, seat, command)
     # Decision 19: War Crys stack, +1 each; decision 17: not once every die already wins.
-    if attack_target(state, state.players[seat].location) < 1:
+    elif attack_target(state, state.players[seat].location) < 1:
         refuse("rune", "no_effect", "Every die of this attack already succeeds.")
 
 
 def _check_shield_wall(state: FireAndAxeState, seat: int, command: PlayRune) -> None:
+    if not rules_at_least(state, USELESS_RUNE_REFUSED):
+        _check_not_prepared(state, seat, command)
     # Decision 17: a second Shield Wall for the same attack would change nothing.
-    if shielded(state, state.players[seat].location):
+    elif shielded(state, state.players[seat].location):
         refuse("rune", "already_prepared", "Shield Wall already saves every failed die here.")
 
 
@@ -215,7 +237,7 @@ EFFECTS: dict[RuneKind, RuneEffect] = {
     ),
     "fair_wind": RuneEffect("any_time", _check_fair_wind, fair_wind),
     "recruits": RuneEffect("any_time", _check_recruits, recruits),
-    "unrest": RuneEffect("in_port_with_rival_settlement", _no_check, unrest),
+    "unrest": RuneEffect("in_port_with_rival_settlement", _check_unrest, unrest),
     "war_cry": RuneEffect("before_attack", _check_war_cry, prepare_attack),
     "shield_wall": RuneEffect("before_attack", _check_shield_wall, prepare_attack),
     "plunder": RuneEffect("any_time", _check_plunder, plunder, takes_target=True, takes_good=True),
@@ -260,6 +282,8 @@ def perform_play_rune(tape: Tape, seat: int, command: PlayRune) -> bool:
     the player's own longship (Unrest with the last crewmember)."""
     _discard(tape, seat, command.rune, command.dial, played=True)
     EFFECTS[command.rune].perform(tape, seat, command)
+    if not rules_at_least(tape.state, LAST_CREW_UNREST):
+        return False  # revision 1: no Rune ended its player's turn
     return any(isinstance(event, Wrecked) and event.seat == seat for event in tape.events)
 
 

@@ -29,6 +29,7 @@ from domain.games.fire_and_axe.data import (
     SAGAS_KEPT_PER_ERA,
     rune_deck_cards,
 )
+from domain.games.fire_and_axe.state import CURRENT_REVISION
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 5
@@ -98,8 +99,9 @@ def stack_sagas(draws: Draws) -> tuple[int, ...]:
     return tuple(deck)
 
 
-def setup(config: GameConfig, chance: Chance) -> list[Event]:
-    """The opening events: the table, starting VP, three Sagas, one Rune each, the first turn."""
+def setup(config: GameConfig, chance: Chance, revision: int = CURRENT_REVISION) -> list[Event]:
+    """The opening events: the table, starting VP, three Sagas, one Rune each, the first turn;
+    a new game is set up under the current rules revision."""
     checked = as_config(config)
     draws = Draws(chance)
     first_seat = draws.below(checked.players)
@@ -116,6 +118,7 @@ def setup(config: GameConfig, chance: Chance) -> list[Event]:
             saga_deck=saga_deck,
             rune_deck=rune_deck,
             draws=draws.used,
+            revision=revision,
         )
     ]
     order = [(first_seat + step) % checked.players for step in range(checked.players)]

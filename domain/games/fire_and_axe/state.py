@@ -19,6 +19,20 @@ from domain.games.fire_and_axe.data import CARGO_SLOTS, CREW_PER_PLAYER, DATA, D
 
 PendingKind = Literal["losses", "raid_again", "treasure", "confirm_settlement"]
 
+# Rules revisions. A game keeps the revision it was set up under to its end: its commands were
+# decided under those rules, and replay and the fairness check re-derive them (the legal
+# commands a bot chose among, the events each command gave) under the same rules.
+CURRENT_REVISION = 2
+USELESS_RUNE_REFUSED = 2  # decision 17: a War Cry or Shield Wall that changes nothing
+LAST_CREW_UNREST = 2  # decision 18: Unrest may settle the last crewmember, wrecking the ship
+WAR_CRYS_STACK = 2  # decision 19: each War Cry lowers the target by 1
+TREASURE_BEFORE_END = 2  # decision 20: a Raid completing the last Saga pays its treasure
+
+
+def rules_at_least(state: FireAndAxeState, revision: int) -> bool:
+    """Whether the game was set up under `revision` of the rules or a later one."""
+    return state.revision >= revision
+
 
 @dataclass
 class Player:
@@ -122,6 +136,7 @@ class FireAndAxeState:
     turn: Turn | None = None
     ended: bool = False
     round: int = 0  # rounds begun: the first seat's turns
+    revision: int = 1  # the rules revision the game was set up under (TableSetUp)
 
     def copy(self) -> FireAndAxeState:
         """An independent copy."""
@@ -148,6 +163,7 @@ class FireAndAxeState:
             None if self.turn is None else self.turn.copy(),
             self.ended,
             self.round,
+            self.revision,
         )
 
 

@@ -30,7 +30,12 @@ from domain.games.fire_and_axe.data import (
     MAX_SETTLE_DICE,
     region_mates,
 )
-from domain.games.fire_and_axe.state import FireAndAxeState, effective_value
+from domain.games.fire_and_axe.state import (
+    WAR_CRYS_STACK,
+    FireAndAxeState,
+    effective_value,
+    rules_at_least,
+)
 from domain.games.fire_and_axe.tape import Tape
 from domain.games.fire_and_axe.turns import wreck
 
@@ -76,8 +81,11 @@ def attack_helps(state: FireAndAxeState, port: str) -> list[RuneKind]:
 
 def attack_target(state: FireAndAxeState, port: str) -> int:
     """The highest roll that fails: the port's value, less 1 for a good in it and 1 for
-    each War Cry (decision 19: they stack)."""
-    return effective_value(state, port) - attack_helps(state, port).count("war_cry")
+    each War Cry (decision 19: they stack; under revision 1, 1 for any)."""
+    war_crys = attack_helps(state, port).count("war_cry")
+    if not rules_at_least(state, WAR_CRYS_STACK):
+        war_crys = min(war_crys, 1)
+    return effective_value(state, port) - war_crys
 
 
 def shielded(state: FireAndAxeState, port: str) -> bool:

@@ -25,7 +25,14 @@ from contracts.games.fire_and_axe import (
 from domain.chance import Chance
 from domain.games.fire_and_axe.data import DATA, PORT_NAMES, clear_days
 from domain.games.fire_and_axe.setup import Draws, shuffled
-from domain.games.fire_and_axe.state import FireAndAxeState, cargo_slots, crew_supply
+from domain.games.fire_and_axe.state import (
+    WAR_CRYS_STACK,
+    FireAndAxeState,
+    Turn,
+    cargo_slots,
+    crew_supply,
+    rules_at_least,
+)
 
 
 def saga_card(saga_id: int) -> SagaCard:
@@ -100,8 +107,15 @@ def _turn(state: FireAndAxeState) -> TurnStatus | None:
         pending=None
         if pending is None
         else PendingView(kind=pending.kind, port=pending.port, losses=pending.losses),
-        prepared=tuple(sorted(turn.prepared + turn.attack)),
+        prepared=tuple(sorted(_prepared(state, turn))),
     )
+
+
+def _prepared(state: FireAndAxeState, turn: Turn) -> list[RuneKind]:
+    """The attack Runes played: one entry per card (revision 1's War Crys did not stack, so
+    it lists each kind once)."""
+    helps = turn.prepared + turn.attack
+    return helps if rules_at_least(state, WAR_CRYS_STACK) else list(set(helps))
 
 
 def view(state: FireAndAxeState, seat: int | None) -> FireAndAxeView:
@@ -143,6 +157,7 @@ def visible_event(event: Event, seat: int | None) -> Event | None:
             saga_deck=(),
             rune_deck=(),
             draws=event.draws,
+            revision=event.revision,
         )
     if isinstance(event, RuneDrawn) and event.seat != seat:
         return RuneDrawn(seat=event.seat, rune="", action=event.action)

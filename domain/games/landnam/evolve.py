@@ -21,6 +21,8 @@ from domain.games.landnam.components import (
 )
 from domain.games.landnam.evolve_althing import ALTHING_EVENTS
 from domain.games.landnam.state import (
+    FIRST_MOVE_TAKES_CARDS,
+    SHIP_AFTER_FLIGHT,
     Althing,
     LandnamState,
     Offer,
@@ -28,6 +30,7 @@ from domain.games.landnam.state import (
     Player,
     Turn,
     Unit,
+    rules_at_least,
 )
 
 
@@ -69,6 +72,7 @@ def _begin(event: ev.LandnamBegun) -> LandnamState:
         draws=1,  # draw 0 picked the first seat
         turns_played=0,
         turn=Turn(seat=event.first_seat),
+        revision=event.revision,
     )
 
 
@@ -204,7 +208,8 @@ def _step_spent(state: LandnamState, event: ev.StepSpent) -> None:
 
 def _chased(state: LandnamState, event: ev.Chased) -> None:
     chaser = state.units[event.unit]
-    if not state.players[chaser.owner].started:  # a first move may chase (decision 27)
+    first_move = not state.players[chaser.owner].started
+    if first_move and rules_at_least(state, FIRST_MOVE_TAKES_CARDS):  # may chase (decision 27)
         state.claimed_edges.add(edge_lines(event.hex)[0])
     _count_step(state, event.unit, event.extra)
     state.turn.chase = (event.unit, event.victim, event.hex, chaser.at)
@@ -212,7 +217,11 @@ def _chased(state: LandnamState, event: ev.Chased) -> None:
 
 
 def _unit_fled(state: LandnamState, event: ev.UnitFled) -> None:
-    place(state, state.units[event.unit], event.to)
+    unit = state.units[event.unit]
+    if rules_at_least(state, SHIP_AFTER_FLIGHT):
+        place(state, unit, event.to)
+    else:  # revision 1: a ship that fled stayed as it was, landed or not
+        unit.at = event.to
     state.turn.phase = "move"
 
 

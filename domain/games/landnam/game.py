@@ -8,6 +8,7 @@ from typing import Final
 from contracts.base import Command, Event, GameConfig
 from contracts.games.landnam import (
     DEFAULT_MAX_ROUNDS,
+    LandnamBegun,
     LandnamCommand,
     LandnamConfig,
     LandnamEvent,
@@ -21,18 +22,18 @@ from domain.games.landnam import decide as rules
 from domain.games.landnam import evolve as folding
 from domain.games.landnam import legal, scoring, setup, views
 from domain.games.landnam.greedy import greedy_bot
-from domain.games.landnam.state import LandnamState
+from domain.games.landnam.state import CURRENT_REVISION, LandnamState
 
 
 class LandnamGame:
     """Landnám (Tor Gjerde) for 3 to 5 players; see this package's README."""
 
     name: str = "landnam"
-    # Bump when a rule, a decision or the data changes what a command gives or how a game
-    # scores: a stored game is never replayed or re-derived under rules it was not played
-    # under. 2: a card on the first move, a ship that fled from land is a ship again
-    # (decisions 27 and 28 in this package's README).
-    rules_version: str = "2"
+    # The service serves one rules version and refuses stored games of any other, so a rule
+    # change is a rules revision instead (recorded in each game's LandnamBegun: state.py),
+    # under which stored games keep their own rules; this changes only for a game that no
+    # longer replays its stored games.
+    rules_version: str = "1"
     config_type: type[GameConfig] = LandnamConfig
     command_type = LandnamCommand
     event_type = LandnamEvent
@@ -56,6 +57,12 @@ class LandnamGame:
     def setup(self, config: GameConfig, chance: Chance) -> list[Event]:
         """The table, the first seat and the Exploration cards."""
         return setup.setup(config, chance)
+
+    def setup_as_recorded(self, config: GameConfig, chance: Chance, first: Event) -> list[Event]:
+        """The opening events of a stored game whose first event is `first`: under the rules
+        revision it records."""
+        revision = first.revision if isinstance(first, LandnamBegun) else CURRENT_REVISION
+        return setup.setup(config, chance, revision)
 
     def decide(
         self, state: LandnamState, command: Command, seat: int, chance: Chance

@@ -39,7 +39,7 @@ from domain.games.landnam.components import (
     red_die_number,
 )
 from domain.games.landnam.requirements import require_card, require_phase
-from domain.games.landnam.state import LandnamState, Unit
+from domain.games.landnam.state import FIRST_MOVE_TAKES_CARDS, LandnamState, Unit, rules_at_least
 from domain.games.landnam.work import Work
 
 NORMAL_STEPS = 2
@@ -113,9 +113,8 @@ def check_step(state: LandnamState, seat: int, command: Step) -> None:
         raise IllegalCommand("landnam.fate.explore_only", "Exploration cards go with exploring.")
     terrain = None if command.to is None else state.terrain[command.to]
     occupant = state.unit_at(command.to)
-    if first and command.fate is None and not _enters(unit, occupant, terrain, None):
+    if first and _first_move_spent(state, unit, occupant, terrain, command.fate):
         return  # decision 7: the step is spent even if the ship cannot enter
-    # Decision 27: otherwise a first move takes a card as any step does.
     if occupant is not None:
         _check_chase(unit, occupant, terrain, command.fate)
         return
@@ -138,6 +137,43 @@ def _enters(
         return may_enter(unit, terrain, fate == "landing")
     chases = fate == "chase" or unit.owner in occupant.red
     return chases and occupant.owner != unit.owner and may_enter(unit, terrain, False)
+
+
+def _first_move_spent(
+    state: LandnamState,
+    unit: Unit,
+    occupant: Unit | None,
+    terrain: Terrain | None,
+    fate: FateKind | None,
+) -> bool:
+    """Whether a first move into an explored hex only spends the step (decision 7)."""
+    if rules_at_least(state, FIRST_MOVE_TAKES_CARDS):
+        # Decision 27: a first move takes a card as any step does.
+        return fate is None and not _enters(unit, occupant, terrain, None)
+    # Revision 1: a first move never got past an occupant or a closed hex, and no card helped.
+    if occupant is None and may_enter(unit, terrain, False):
+        return False
+    if fate is not None:
+        raise IllegalCommand("landnam.fate.useless", "No card helps that first move.")
+    return True
+
+
+def _blocked(
+    state: LandnamState,
+    seat: int,
+    unit: Unit,
+    occupant: Unit | None,
+    terrain: Terrain | None,
+    fate: FateKind | None,
+) -> bool:
+    """Whether a checked step into an explored hex is spent without getting in (decision 7:
+    only a first move can be)."""
+    if rules_at_least(state, FIRST_MOVE_TAKES_CARDS):
+        return not _enters(unit, occupant, terrain, fate)
+    # Revision 1: a first move was spent on any occupant; a later step onto one chased it.
+    if occupant is not None:
+        return first_move_pending(state, seat)
+    return not may_enter(unit, terrain, fate == "landing")
 
 
 def _check_first_move(state: LandnamState, unit: Unit, to: Hex | None) -> None:
@@ -184,7 +220,7 @@ def do_step(work: Work, seat: int, command: Step) -> None:
         return
     occupant = state.unit_at(to)
     terrain = None if to is None else state.terrain[to]
-    if to is not None and not _enters(unit, occupant, terrain, command.fate):
+    if to is not None and _blocked(state, seat, unit, occupant, terrain, command.fate):
         work.emit(StepSpent(unit=unit.id, to=to, extra=extra))  # only a first move (decision 7)
         return
     if to is not None and occupant is not None:

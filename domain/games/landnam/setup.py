@@ -8,6 +8,7 @@ from domain.chance import Chance
 from domain.errors import IllegalCommand
 from domain.games.landnam.components import EXPLORATION_CARDS
 from domain.games.landnam.evolve import evolve
+from domain.games.landnam.state import CURRENT_REVISION
 from domain.games.landnam.work import Work
 
 MIN_PLAYERS = 3
@@ -27,13 +28,17 @@ def as_landnam_config(config: GameConfig) -> LandnamConfig:
     return config
 
 
-def setup(config: GameConfig, chance: Chance) -> list[Event]:
+def setup(config: GameConfig, chance: Chance, revision: int = CURRENT_REVISION) -> list[Event]:
     """The opening events: the table (draw 0 picks the first seat), then one Exploration card
-    each, drawn among those in the deck (the odds of drawing until one appears)."""
+    each, drawn among those in the deck (the odds of drawing until one appears); a new game
+    is set up under the current rules revision."""
     checked = as_landnam_config(config)
     first_seat = chance.below(0, checked.players)
     begun = LandnamBegun(
-        players=checked.players, first_seat=first_seat, max_rounds=checked.max_rounds
+        players=checked.players,
+        first_seat=first_seat,
+        max_rounds=checked.max_rounds,
+        revision=revision,
     )
     work = Work(evolve(None, begun), chance)
     for seat in range(checked.players):

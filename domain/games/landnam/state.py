@@ -22,6 +22,18 @@ from contracts.games.landnam import (
     Vertex,
 )
 
+# Rules revisions. A game keeps the revision it was set up under to its end: its commands were
+# decided under those rules, and replay and the fairness check re-derive them (the legal
+# commands a bot chose among, the events each command gave) under the same rules.
+CURRENT_REVISION = 2
+FIRST_MOVE_TAKES_CARDS = 2  # decision 27: a Landing or Chase card may go with the first move
+SHIP_AFTER_FLIGHT = 2  # decision 28: a ship that fled from land to sea is a ship again
+
+
+def rules_at_least(state: LandnamState, revision: int) -> bool:
+    """Whether the game was set up under `revision` of the rules or a later one."""
+    return state.revision >= revision
+
 
 @dataclass
 class Unit:
@@ -228,6 +240,7 @@ class LandnamState:
     draws: int  # random draws used so far; the next draw has this index
     turns_played: int
     turn: Turn
+    revision: int = 1  # the rules revision the game was set up under (LandnamBegun)
 
     def copy(self) -> LandnamState:
         """An independent copy."""
@@ -251,6 +264,7 @@ class LandnamState:
             draws=self.draws,
             turns_played=self.turns_played,
             turn=self.turn.copy(),
+            revision=self.revision,
         )
 
     def unit_at(self, h: Hex | None) -> Unit | None:

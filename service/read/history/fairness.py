@@ -2,9 +2,10 @@
 
 GameCreated publishes SHA-256(seed); SeedRevealed, appended when the game ends, publishes the
 seed. Anyone can then check that SHA-256(revealed seed) is the commitment, and re-run the
-rules with that seed: `setup(config, Chance(seed))` must give the recorded setup events and,
-for each applied command in order, `decide(state before, command, seat, Chance(seed))` the
-events it recorded. Any difference (a tampered draw, a wrong seed, an event no command
+rules with that seed: `setup(config, Chance(seed))` must give the recorded setup events (a
+game whose rules have revisions sets up again under the revision its first event records),
+and for each applied command in order, `decide(state before, command, seat, Chance(seed))`
+the events it recorded. Any difference (a tampered draw, a wrong seed, an event no command
 produced) is reported at its version, expected against recorded.
 """
 
@@ -18,7 +19,7 @@ from contracts.base import Event
 from contracts.history import DrawMismatch, FairnessReport
 from contracts.stream import BOT_ID_PREFIX, SeedRevealed
 from domain.chance import Chance, commitment
-from domain.engine import decide, fold
+from domain.engine import decide, fold, setup_as_recorded
 from domain.errors import IllegalCommand
 from service.core.pipeline.lifecycle import SYSTEM_SEAT
 from service.core.pipeline.standins import bot_command, parse_bot_id
@@ -83,7 +84,7 @@ def first_mismatch(
     )
     opening = history.game_events(1, first_command - 1)
     try:
-        expected = game.setup(config, chance)
+        expected = setup_as_recorded(game, config, chance, [event for _, event in opening])
     except Exception as exc:  # the rules refusing their own recorded config is a finding
         return DrawMismatch(2, f"setup fails with this seed: {exc!r}")
     mismatch = _compare(expected, opening, 2, tally)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+import msgspec
 import pytest
 
 from contracts.base import Command, Event
@@ -115,11 +116,17 @@ class Table:
         return [event for event in events if isinstance(event, kind)]
 
 
-def new_table(players: int = 3, conflict_runes: bool = True, seed: bytes = SEED) -> Table:
-    """A game set up as the service would, with the first seat to act."""
+def new_table(
+    players: int = 3, conflict_runes: bool = True, seed: bytes = SEED, revision: int | None = None
+) -> Table:
+    """A game set up as the service would, with the first seat to act; with `revision`, a
+    game whose stored TableSetUp records that rules revision (a new game's otherwise)."""
     config = FireAndAxeConfig(players=players, conflict_runes=conflict_runes)
     chance = ScriptedDice(seed)
-    state = fold(GAME, GAME.setup(config, chance))
+    opening = GAME.setup(config, chance)
+    if revision is not None:
+        opening[0] = msgspec.structs.replace(opening[0], revision=revision)
+    state = fold(GAME, opening)
     return Table(state, chance)
 
 

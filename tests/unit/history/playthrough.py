@@ -26,7 +26,7 @@ from service.adapters.store.ports import EventStore
 from service.adapters.store.records import ReceivedCommand
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.side import Seats
-from service.core.codec import codec_for
+from service.core.codec import GameCodec, codec_for
 from service.core.pipeline.create import open_game
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.session import SessionCache
@@ -127,9 +127,11 @@ async def play_through_store(
     *,
     stop_after: int | None = None,
     refuse_every: int = 7,
+    opened_by: GameCodec | None = None,
 ) -> PlayedGame:
-    """Play a seeded game through `store` (to the end, or `stop_after` accepted commands)."""
-    codec = codec_for(game.name)
+    """Play a seeded game through `store` (to the end, or `stop_after` accepted commands);
+    `opened_by`: the codec that creates it (the registered game's by default)."""
+    codec = opened_by if opened_by is not None else codec_for(game.name)
     opened = open_game(codec, game_id, msgspec.to_builtins(config), seed, CREATED_AT)
     version = len(opened.events)
     views = encode_views(codec, game_id, version, opened.state, opened.meta.seats)

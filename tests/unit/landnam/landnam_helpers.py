@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import msgspec
 import pytest
 
 from contracts.base import Command, Event
@@ -81,11 +82,15 @@ class Table:
         self.state.turn = Turn(seat=seat, phase=phase, dice=dice)
 
 
-def table(players: int = 3) -> Table:
+def table(players: int = 3, revision: int | None = None) -> Table:
     """A fresh game with seat 0 first, every ship still on the outer sea but every first move
-    counted as made, no fate cards, and empty hands."""
+    counted as made, no fate cards, and empty hands; with `revision`, a game whose stored
+    LandnamBegun records that rules revision (a new game's otherwise)."""
     chance = Chance(SEED)
-    state = engine.fold(GAME, GAME.setup(LandnamConfig(players=players), chance))
+    opening = GAME.setup(LandnamConfig(players=players), chance)
+    if revision is not None:
+        opening[0] = msgspec.structs.replace(opening[0], revision=revision)
+    state = engine.fold(GAME, opening)
     state.first_seat = 0
     state.deck = sorted(state.deck + [c for p in state.players for c in p.fate])
     for player in state.players:

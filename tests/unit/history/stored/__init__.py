@@ -1,0 +1,1 @@
+"""Games recorded by earlier code, and the recorder that made them."""
