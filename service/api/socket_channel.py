@@ -7,8 +7,9 @@ client -> server
 - `hello` (first, and only first): `token` (the seat token) or `ticket` (a stream ticket),
   optionally `after` (resume after this version, as Last-Event-ID) and `view` (`patch` or
   `whole`, as the stream's `?view=`);
-- `command`: `command_id` and `command`, as the body of POST .../commands, optionally `wait`
-  (seconds, bounded as `?wait=`): the outcome frame then comes once the command is decided.
+- `command`: `command_id` and `command`, optionally `expected_version`, as the body of POST
+  .../commands, optionally `wait` (seconds, bounded as `?wait=`): the outcome frame then
+  comes once the command is decided.
 
 server -> client
 - `event`, `view`, `patch`: the live feed's messages (as the server-sent event stream's),
@@ -24,7 +25,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from contracts.api import CommandOutcome, Problem
+from contracts.api import CommandOutcome, ExpectedVersion, Problem
 from service.facade.live import LiveMessage
 from service.shared.errors import InvalidInput, ServiceError
 
@@ -57,6 +58,7 @@ class SocketCommand(
     command_id: str
     command: dict[str, Any]
     wait: float = 0.0
+    expected_version: ExpectedVersion | None = None
 
 
 _CLIENT_FRAME = msgspec.json.Decoder(Hello | SocketCommand)

@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import msgspec
+
 from service.adapters.store.command_keys import command_key
 from service.adapters.store.ports import (
     AlreadyDecided,
@@ -189,11 +191,7 @@ class InMemoryEventStore:
             if used + 1 > rate_limit:
                 return Throttled(max(int((ends - now) * 1000), 1))
         inbox_id = self._next_inbox_id()
-        game.inbox.append(
-            ReceivedCommand(
-                command.seat, command.command_id, command.request_id, command.body, inbox_id
-            )
-        )
+        game.inbox.append(msgspec.structs.replace(command, inbox_id=inbox_id))
         game.commands[command.key] = CommandRecord("queued", command.seat, inbox_id)
         self._mark_ready(game_id)
         return Accepted(inbox_id, self._claim_slot(runner_job_id))

@@ -188,6 +188,7 @@ class RedisEventLog(RedisGames):
             self.runners.slot_ttl_ms,
             command.command_id,
             int(check_bare),
+            "" if command.expected_version is None else command.expected_version,
         ]
         if self.cluster or self.replica_wait.replicas > 0:
             return await self.replica_wait.run(self.redis, self.scripts.submit, script_keys, args)

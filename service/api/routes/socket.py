@@ -90,7 +90,12 @@ class _Channel:
                 wait = bounded_wait(frame.wait, self.skald.settings.max_wait_s)
                 commands = self.skald.commands
                 outcome = await commands.submit(
-                    self.game_id, seat, frame.command_id, frame.command, self.request_id()
+                    self.game_id,
+                    seat,
+                    frame.command_id,
+                    frame.command,
+                    self.request_id(),
+                    expected_version=frame.expected_version,
                 )
             except ServiceError as error:
                 await self.send(problem_frame(error, self.request_id(), frame.command_id))

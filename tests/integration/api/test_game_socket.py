@@ -246,3 +246,20 @@ def test_a_frame_over_the_body_limit_is_a_413_problem_and_one_far_over_closes(
                 socket.recv(timeout=FRAME_TIMEOUT_S)
     assert closed.value.rcvd is not None
     assert closed.value.rcvd.code == 1009  # message too big
+
+
+def test_a_command_chosen_at_an_older_version_is_refused_stale_over_the_socket(
+    live_service: LiveService, http: httpx.Client
+) -> None:
+    game_id, tokens, acting = new_seated_race(http)
+    auth = {"authorization": f"Bearer {tokens[acting]}"}
+    version = http.get(f"/v1/games/{game_id}/turn", headers=auth).json()["version"]
+    with connect(socket_url(live_service, game_id)) as socket:
+        hello(socket, token=tokens[acting])
+        socket.send(command("ws-stale", wait=5, expected_version=version - 1))
+        outcome = next(
+            frame for frame in iter(lambda: receive(socket), None) if frame["type"] == "outcome"
+        )
+    assert outcome["outcome"]["status"] == "refused"
+    assert outcome["outcome"]["code"] == "command.stale"
+    assert http.get(f"/v1/games/{game_id}/turn", headers=auth).json()["version"] == version

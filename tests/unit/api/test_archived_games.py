@@ -61,3 +61,17 @@ async def test_an_archived_game_is_served_as_before_and_refuses_commands(
         headers=bearer(tokens[0]),
     )
     assert late.status_code == 409 and late.json()["code"] == "game.finished"
+
+
+async def test_a_command_to_a_game_over_is_the_same_conflict_before_archiving(
+    api: Api, race: RaceGame
+) -> None:
+    played = await new_race(api)
+    assert await played.play()
+    command = {"command_id": "over", "command": {"type": "Move", "steps": 1}}
+    url, auth = f"/games/{played.game_id}/commands", bearer(played.tokens[0])
+    await api.client.post(url, json=command, headers=auth)
+    await api.drain()
+    in_redis = await api.client.post(url, params={"wait": "1"}, json=command, headers=auth)
+    # The same answer as a command to the archived game (the test above)
+    assert (in_redis.status_code, in_redis.json()["code"]) == (409, "game.finished")

@@ -9,7 +9,8 @@
 --   (the game's slot): the caller then marks the game pending and ready (wake.lua); the
 --   sweeper's scan for stranded inboxes closes the gap.
 -- ARGV: command key, seat, request_id, body, runner_job_id, rate_limit, rate_window_ms,
---       game_id, max_runners, runner_ttl_ms, command_id, check_bare (1/0)
+--       game_id, max_runners, runner_ttl_ms, command_id, check_bare (1/0),
+--       expected_version ('' when the command names none: the entry then has no 'x')
 -- Returns {'nogame'} | {'duplicate', stored} | {'bare', stored} | {'throttled', retry_ms}
 -- | {'accepted', id, 0|1|2} (1: the caller must enqueue the runner job `runner_job_id`, whose
 -- slot is now taken; 2: on a cluster, the caller must wake the game). 'bare': a record under
@@ -38,7 +39,13 @@ if limit > 0 then
         return {'throttled', tostring(redis.call('PTTL', KEYS[4]))}
     end
 end
-local id = redis.call('XADD', KEYS[3], '*', 's', ARGV[2], 'c', ARGV[11], 'r', ARGV[3], 'b', ARGV[4])
+local id
+if ARGV[13] ~= nil and ARGV[13] ~= '' then
+    id = redis.call('XADD', KEYS[3], '*', 's', ARGV[2], 'c', ARGV[11], 'r', ARGV[3], 'b', ARGV[4],
+        'x', ARGV[13])
+else
+    id = redis.call('XADD', KEYS[3], '*', 's', ARGV[2], 'c', ARGV[11], 'r', ARGV[3], 'b', ARGV[4])
+end
 -- While queued, a command's record is its inbox id; the worker replaces it with the outcome.
 redis.call('HSET', KEYS[2], ARGV[1], id)
 if #KEYS == 4 then
