@@ -16,7 +16,8 @@ server -> client
   `{"type", "version", "data"}` with `data` the same JSON the stream carries;
 - `outcome`: a command's CommandOutcome (`queued`, `applied` or `refused`, as the HTTP reply);
 - `problem`: an RFC 9457 problem, with `command_id` when it answers a command; after a problem
-  in the `hello` the server closes the connection.
+  in the `hello` the server closes the connection: 1013 (try again later) where HTTP answers
+  503, 1008 otherwise, the problem's `code` as the close reason.
 """
 
 from __future__ import annotations
@@ -32,9 +33,11 @@ from service.shared.errors import InvalidInput, ServiceError
 from .negotiation import JSON, decode_body, refuse_deeper
 from .problems import status_phrase
 
-# WebSocket close codes (RFC 6455 7.4): a refused hello, a server going away.
+# WebSocket close codes (RFC 6455 7.4; IANA's registry): a refused hello, a server going
+# away, a service that cannot serve now (HTTP's 503: try again later).
 CLOSE_POLICY = 1008
 CLOSE_GOING_AWAY = 1001
+CLOSE_TRY_AGAIN_LATER = 1013
 FRAME_MALFORMED = "socket.bad_frame"
 HELLO_EXPECTED = "socket.hello_expected"
 
@@ -100,6 +103,12 @@ def validate_hello(hello: Hello) -> None:
         )
     if hello.after is not None and hello.after < 0:
         raise InvalidInput(FRAME_MALFORMED, "`after` is a version: 0 or more", status=400)
+
+
+def close_code(error: ServiceError) -> int:
+    """The close code ending a connection refused with `error`: 1013 (try again later) where
+    HTTP answers 503, else 1008 (policy violation)."""
+    return CLOSE_TRY_AGAIN_LATER if error.status == 503 else CLOSE_POLICY
 
 
 def live_frame(message: LiveMessage) -> bytes:

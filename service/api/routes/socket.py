@@ -24,6 +24,8 @@ from litestar.params import FromPath
 
 from contracts.api import CommandOutcome
 from service.adapters.notifications import Update
+from service.adapters.redis_outage import is_outage
+from service.facade.holder import FacadeHolder
 from service.facade.live import LiveFeed
 from service.facade.skald import Skald
 from service.shared.errors import InvalidInput, ServiceError, Unavailable
@@ -31,12 +33,14 @@ from service.shared.errors import InvalidInput, ServiceError, Unavailable
 from ..limits import bounded_wait
 from ..metrics import ApiMetrics
 from ..negotiation import MAX_BODY_DEPTH_STATE_KEY
+from ..problems import REDIS_UNAVAILABLE, UNAVAILABLE_RETRY_S
 from ..socket_channel import (
     CLOSE_GOING_AWAY,
     CLOSE_POLICY,
     HELLO_EXPECTED,
     Hello,
     SocketCommand,
+    close_code,
     live_frame,
     outcome_frame,
     parse_frame,
@@ -125,6 +129,27 @@ class _Channel:
         await asyncio.gather(*self._waits, return_exceptions=True)
 
 
+def _as_problem(exc: Exception) -> ServiceError:
+    """A failure as the problem HTTP answers it: its own, or a Redis outage's 503 (any other
+    exception is a bug, raised again)."""
+    if isinstance(exc, ServiceError):
+        return exc
+    if is_outage(exc):
+        return Unavailable(
+            REDIS_UNAVAILABLE,
+            "the game store is unreachable; retry shortly",
+            retry_after=UNAVAILABLE_RETRY_S,
+        )
+    raise exc
+
+
+async def _refuse(socket: WebSocket[Any, Any, Any], error: ServiceError) -> None:
+    """Send the problem, then close: 1013 where HTTP answers 503, 1008 otherwise."""
+    request_id = f"ws-{secrets.token_hex(6)}-0"
+    await socket.send_data(problem_frame(error, request_id).decode(), mode="text")
+    await socket.close(close_code(error), error.code)
+
+
 async def _hello(channel: _Channel) -> tuple[int, Hello] | None:
     """The seat and the hello of a connection; None (closed, a problem sent) if refused."""
     try:
@@ -143,9 +168,8 @@ async def _hello(channel: _Channel) -> tuple[int, Hello] | None:
     except TimeoutError:
         await channel.socket.close(CLOSE_POLICY, "no hello in time")
         return None
-    except ServiceError as error:
-        await channel.send(problem_frame(error, channel.request_id()))
-        await channel.socket.close(CLOSE_POLICY, error.code)
+    except Exception as exc:
+        await _refuse(channel.socket, _as_problem(exc))
         return None
     return seat, frame
 
@@ -187,11 +211,18 @@ async def _commands(channel: _Channel, seat: int) -> None:
 
 @websocket("/games/{game_id:str}/socket", include_in_schema=False)
 async def game_socket(
-    socket: WebSocket[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
+    socket: WebSocket[Any, Any, Any],
+    facade: NamedDependency[FacadeHolder],
+    game_id: FromPath[str],
 ) -> None:
     """A seat's commands and live updates on one WebSocket (docs/clients.md)."""
     closing: StreamsClosing = socket.app.state[STREAMS_CLOSING_STATE_KEY]
     await socket.accept()
+    try:  # connected here, not as a dependency: a failure is then the problem HTTP answers
+        skald = await facade.get()
+    except Exception as exc:
+        await _refuse(socket, _as_problem(exc))
+        return
     channel = _Channel(socket, skald, game_id)
     if closing.closed:
         error = Unavailable("server.stopping", "the server is shutting down", retry_after=1.0)
