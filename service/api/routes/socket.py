@@ -248,8 +248,8 @@ async def _serve(channel: _Channel, seat: int, hello: Hello, closing: StreamsClo
     try:
         updates = skald.reads.updates(game_id)
         first = await anext(updates)
-    except ServiceError as error:
-        await channel.send(problem_frame(error, channel.request_id()))
+    except ServiceError as error:  # the game's own problem, or a 503: closed as the hello's
+        await _refuse(channel.socket, error)
         return
     after = first.version if hello.after is None else hello.after
     if after > first.version:
