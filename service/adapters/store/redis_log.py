@@ -243,11 +243,20 @@ class RedisEventLog(RedisGames):
         return {seat: text(name) for seat, name in enumerate(stored) if name is not None}
 
     async def view(self, game_id: str, name: str) -> tuple[int, bytes] | None:
-        """(version, bytes) of one stored projection field, or None."""
-        row: list[Any] = await self.redis.hmget(self.keys(game_id).views, ["v", name])
-        version, data = row
+        """(version, bytes) of one stored projection field, or None; GameDamaged when the
+        views are behind the game's head (a views record restored from an older copy)."""
+        keys = self.keys(game_id)
+        row: list[Any] = await self.scripts.read_view(keys=[keys.views, keys.meta], args=[name])
+        version, data, head = row
         if version is None or data is None:
             return None
         if not version.isdigit():
             raise GameDamaged(game_id, "the stored views' version is not a number")
+        if head is not None and head.isdigit() and int(head) > int(version):
+            raise GameDamaged(
+                game_id,
+                f"the stored views are at version {int(version)}, behind the game's head at "
+                f"version {int(head)}: `skald repair` rebuilds them from the events",
+                int(version) + 1,
+            )
         return int(version), checked_view(game_id, name, int(version), data)

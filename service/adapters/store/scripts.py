@@ -41,6 +41,7 @@ class Scripts:
         self.runner_end = self._register(redis, "runner_end")
         self.join = self._register(redis, "join")
         self.write_views = self._register(redis, "write_views")
+        self.read_view = self._register(redis, "read_view")
         self.forget_pending = self._register(redis, "forget_pending")
         self.mark_pending = self._register(redis, "mark_pending")
 
