@@ -173,6 +173,21 @@ async def test_command_ids_outside_the_safe_set_are_422(api: Api, command_id: st
     assert "A-Z a-z 0-9 . _ ~ -" in problem["detail"]
 
 
+@pytest.mark.parametrize("command_id", [".", ".."])
+async def test_the_dot_segments_are_refused_as_command_ids(api: Api, command_id: str) -> None:
+    # A URL path resolves them away: /commands/.. is not the command's URL
+    game_id, tokens = await api.seated_game()
+    seat = (await turn(api, game_id))["to_act"][0]
+    response = await api.client.post(
+        f"/games/{game_id}/commands",
+        json={"command_id": command_id, "command": MOVE},
+        headers=bearer(tokens[seat]),
+    )
+    problem = assert_problem(response, 422, "command.bad_id")
+    assert f"may not be {command_id!r}" in problem["detail"]
+    assert await api.drain() == 0
+
+
 async def test_a_safe_command_id_reads_back_under_its_location(api: Api) -> None:
     game_id, tokens = await api.seated_game()
     seat = (await turn(api, game_id))["to_act"][0]
