@@ -30,7 +30,7 @@ from contracts.api import CommandOutcome, ExpectedVersion, Problem
 from service.facade.live import LiveMessage
 from service.shared.errors import InvalidInput, ServiceError
 
-from .negotiation import JSON, decode_body, refuse_deeper
+from .negotiation import JSON, decode_body, refuse_deeper, refuse_repeated_keys
 from .problems import status_phrase
 
 # WebSocket close codes (RFC 6455 7.4; IANA's registry): a refused hello, a server going
@@ -92,6 +92,7 @@ def parse_frame(data: str | bytes, max_bytes: int, max_depth: int) -> Hello | So
         ) from error
     if isinstance(frame, SocketCommand):  # the frame is one level, its command the next
         refuse_deeper(frame.command, max_depth - 1)
+    refuse_repeated_keys(raw, max_depth)
     return frame
 
 
