@@ -48,6 +48,7 @@ from service.adapters.store.records import (
     Turn,
     TurnRequest,
 )
+from service.shared.errors import Conflict
 
 
 def _inbox_key(inbox_id: str) -> tuple[int, int]:
@@ -182,6 +183,8 @@ class InMemoryEventStore:
             received = await self.received(game_id, known.inbox_id)
             assert received is not None
             return Duplicate(received, known)
+        if command.seat >= 0 and game.head.finished:  # as submit.lua
+            raise Conflict("game.finished", f"game {game_id!r} is over: it takes no command")
         if rate_limit > 0:
             now = self._clock()
             used, ends = game.rates.get(command.seat, (0, now + rate_window_ms / 1000))

@@ -33,7 +33,7 @@ from service.adapters.store.redis_records import (
     text,
 )
 from service.adapters.store.script_batch import ScriptBatch
-from service.shared.errors import GameDamaged
+from service.shared.errors import Conflict, GameDamaged
 
 
 class RedisEventLog(RedisGames):
@@ -147,6 +147,8 @@ class RedisEventLog(RedisGames):
             return Accepted(text(reply[1]), woken)
         if kind == b"nogame":
             await self.absent(game_id)
+        if kind == b"finished":
+            raise Conflict("game.finished", f"game {game_id!r} is over: it takes no command")
         if kind == b"throttled":
             return Throttled(max(int(reply[1]), 1))
         if kind == b"accepted":

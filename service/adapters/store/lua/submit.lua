@@ -11,7 +11,8 @@
 -- ARGV: command key, seat, request_id, body, runner_job_id, rate_limit, rate_window_ms,
 --       game_id, max_runners, runner_ttl_ms, command_id, check_bare (1/0),
 --       expected_version ('' when the command names none: the entry then has no 'x')
--- Returns {'nogame'} | {'duplicate', stored} | {'bare', stored} | {'throttled', retry_ms}
+-- Returns {'nogame'} | {'duplicate', stored} | {'bare', stored} | {'finished'}
+-- | {'throttled', retry_ms}
 -- | {'accepted', id, 0|1|2} (1: the caller must enqueue the runner job `runner_job_id`, whose
 -- slot is now taken; 2: on a cluster, the caller must wake the game). 'bare': a record under
 -- the bare id, written before ids were per seat; the caller tells whose it is and submits
@@ -28,6 +29,11 @@ if ARGV[12] == '1' then
     if bare then
         return {'bare', bare}
     end
+end
+-- A player's command to a game over is refused here, not queued to be refused later: the
+-- same answer as once the game is archived (the service's own commands, seat -1, are queued).
+if ARGV[2] ~= '-1' and redis.call('HGET', KEYS[1], 'st') == 'finished' then
+    return {'finished'}
 end
 local limit = tonumber(ARGV[6])
 if limit > 0 then
