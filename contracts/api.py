@@ -85,7 +85,14 @@ class Lobby(msgspec.Struct, frozen=True):
     games: list[LobbyEntry]
 
 
-ExpectedVersion = Annotated[int, msgspec.Meta(ge=0)]
+ExpectedVersion = Annotated[
+    int,
+    msgspec.Meta(
+        ge=0,
+        description="The game's version the command was chosen at: refused `command.stale` "
+        "(409) if the game has moved past it when the command is decided.",
+    ),
+]
 
 
 class SubmitCommand(Request, frozen=True):

@@ -365,6 +365,9 @@ async def test_a_command_chosen_at_an_older_version_is_refused_stale_not_played_
     assert await stream_version(api, game_id) == before
     recorded = await api.client.get(f"{url}/late", headers=bearer(tokens[seat]))
     assert (recorded.json()["status"], recorded.json()["code"]) == ("refused", "command.stale")
+    audited = await api.client.get(f"{url}/late/audit", headers=bearer(tokens[seat]))
+    assert audited.json()["command"]["expected_version"] == chosen_at
+    assert audited.json()["refusal"]["code"] == "command.stale"
     # While a move naming the version it meets is applied
     current = await api.client.post(
         url,
