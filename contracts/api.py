@@ -6,7 +6,7 @@ schema is the game's own Structs in `contracts/games/<name>.py`.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -85,11 +85,25 @@ class Lobby(msgspec.Struct, frozen=True):
     games: list[LobbyEntry]
 
 
+ExpectedVersion = Annotated[
+    int,
+    msgspec.Meta(
+        ge=0,
+        description="The game's version the command was chosen at: refused `command.stale` "
+        "(409) if the game has moved past it when the command is decided.",
+    ),
+]
+
+
 class SubmitCommand(Request, frozen=True):
-    """A command for the caller's seat. `command_id` is chosen by the client (idempotency key)."""
+    """A command for the caller's seat. `command_id` is chosen by the client (idempotency key).
+
+    `expected_version`, when given, is the game's version the command was chosen at: the
+    command is refused `command.stale` if the game has moved past it when it is decided."""
 
     command_id: str
     command: dict[str, Any]
+    expected_version: ExpectedVersion | None = None
 
 
 OutcomeStatus = Literal["queued", "applied", "refused"]

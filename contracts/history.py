@@ -33,6 +33,7 @@ class CommandAsReceived(msgspec.Struct, frozen=True, omit_defaults=True):
     received_at: str  # ISO 8601 UTC with milliseconds, by the Redis clock
     request_id: str | None = None
     command: dict[str, Any] | None = None
+    expected_version: int | None = None  # the version the command named, if it named one
 
 
 class MoveRecord(msgspec.Struct, frozen=True, omit_defaults=True):

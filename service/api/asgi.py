@@ -21,6 +21,7 @@ from service.facade.holder import Connect, FacadeHolder
 from service.shared.logging import RequestLogMiddleware
 from service.shared.settings import Settings, load_plugins
 
+from .body_guard import bodyless_guard
 from .history_gate import HISTORY_GATE_STATE_KEY, HistoryGate
 from .metrics import ApiMetrics, MetricsMiddleware
 from .negotiation import MAX_BODY_DEPTH_STATE_KEY, NegotiatingRequest, accept_guard
@@ -103,10 +104,12 @@ CORS_EXPOSED_HEADERS = ["etag", "location", "retry-after", "vary"]
 async def request_guard(
     connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
 ) -> None:
-    """Every request's checks before its route runs (`Accept`, then repeated query
-    parameters), as one guard: Litestar copies the route's handler for each guard it runs."""
+    """Every request's checks before its route runs (`Accept`, repeated query parameters, a
+    body to a route that takes none), as one guard: Litestar copies the route's handler for
+    each guard it runs."""
     await accept_guard(connection, handler)
     await single_query_guard(connection, handler)
+    await bodyless_guard(connection, handler)
 
 
 def cors_config(settings: Settings) -> CORSConfig | None:

@@ -3,9 +3,10 @@
 Request bodies: `NegotiatingRequest` decodes a body itself, as JSON or MessagePack by its
 Content-Type, so every route takes either encoding and validation (msgspec, into the same
 Structs) is shared. Any other Content-Type is a 415 problem; a body that is not UTF-8, that
-does not parse or that nests deeper than the `max_body_depth` setting is a 400 problem, each
-with its own code. A client that hangs up while its body is read gets `ClientClosedRequest`
-(status 499, nginx's convention): the request is logged and counted as that, not as a 500.
+does not parse, that nests deeper than the `max_body_depth` setting or that names a key twice
+in one JSON object is a 400 problem, each with its own code. A client that hangs up while
+its body is read gets `ClientClosedRequest` (status 499, nginx's convention): the request
+is logged and counted as that, not as a 500.
 
 Replies: `reply()` encodes a Struct in the type the client's Accept header prefers (RFC 9110
 quality values: `q=0` refuses a type); with no preference (`*/*` or no header) a MessagePack
@@ -17,6 +18,7 @@ route offers nothing the Accept header allows. Problem details are always
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -48,6 +50,7 @@ NOT_ACCEPTABLE = "request.not_acceptable"
 BODY_NOT_UTF8 = "request.not_utf8"
 BODY_TOO_DEEP = "request.too_deep"
 BODY_MALFORMED = "request.malformed"
+BODY_DUPLICATE_KEY = "request.duplicate_key"
 
 
 def is_msgpack(media_type: str) -> bool:
@@ -61,14 +64,56 @@ def _no_extensions(code: int, data: memoryview) -> Any:
 
 def _deeper_than(value: Any, max_depth: int) -> bool:
     """Whether `value` nests arrays and objects more than `max_depth` levels (no recursion)."""
+    return _measure(value, max_depth) < 0
+
+
+def _measure(value: Any, max_depth: int) -> int:
+    """The members of every object in `value` (-1 when it nests arrays and objects more than
+    `max_depth` levels), in one walk without recursion."""
+    members = 0
     stack = [(value, 1)] if isinstance(value, dict | list) else []
     while stack:
         item, depth = stack.pop()
-        children: Iterable[Any] = item.values() if isinstance(item, dict) else item
         if depth > max_depth:
-            return True
+            return -1
+        children: Iterable[Any]
+        if isinstance(item, dict):
+            members += len(item)
+            children = item.values()
+        else:
+            children = item
         stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
-    return False
+    return members
+
+
+def refuse_repeated_keys(body: bytes, max_depth: int) -> None:
+    """Refuse (400) a JSON text already decoded into a typed message (a WebSocket frame, at
+    most `max_depth` deep) that names a key twice in one object."""
+    if body.count(b":") > _measure(msgspec.json.decode(body), max_depth):
+        _refuse_duplicate_keys(body)
+
+
+def _refuse_duplicate_keys(body: bytes) -> None:
+    """Refuse (400) a JSON body naming a key twice in one object (msgspec keeps the last).
+
+    Run only when the body has more colons than its decoded objects have members: each member
+    has one colon, so equal counts prove no key was dropped; more means a colon in a string or
+    a repeated key, and this slower parse tells them apart."""
+
+    def unique(pairs: list[tuple[str, Any]]) -> None:
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise InvalidInput(
+                    BODY_DUPLICATE_KEY,
+                    f"the key {key!r} appears more than once in one object of the body; "
+                    "which value was meant is a guess: give it once",
+                    status=400,
+                    details={"key": key},
+                )
+            seen.add(key)
+
+    json.loads(body, object_pairs_hook=unique)
 
 
 def refuse_deeper(value: Any, max_depth: int) -> None:
@@ -111,8 +156,11 @@ def decode_body(body: bytes, content_type: tuple[str, dict[str, str]], max_depth
         raise _too_deep(max_depth) from None  # far deeper than any limit
     except msgspec.DecodeError as exc:
         raise InvalidInput(BODY_MALFORMED, f"malformed body: {exc}", status=400) from None
-    if _deeper_than(value, max_depth):
+    members = _measure(value, max_depth)
+    if members < 0:
         raise _too_deep(max_depth)
+    if not is_msgpack(media) and body.count(b":") > members:
+        _refuse_duplicate_keys(body)
     return value
 
 

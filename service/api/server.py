@@ -29,11 +29,8 @@ from service.shared.settings import Settings
 
 from .asgi import litestar_of
 from .routes.stream import STREAMS_CLOSING_STATE_KEY, StreamsClosing
-from .ws_protocol import CoalescingWebSocketProtocol
+from .ws_protocol import WS_FRAME_SLACK_BYTES, CoalescingWebSocketProtocol
 
-# A frame a little over the body limit reaches the app, which answers it with a 413 problem
-# frame; far over it, the WebSocket protocol closes the connection (1009) without reading it.
-WS_FRAME_SLACK_BYTES = 1024
 # What a header line adds to its name and value: ": " and CRLF.
 HEADER_LINE_OVERHEAD = 4
 

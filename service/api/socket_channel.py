@@ -7,15 +7,17 @@ client -> server
 - `hello` (first, and only first): `token` (the seat token) or `ticket` (a stream ticket),
   optionally `after` (resume after this version, as Last-Event-ID) and `view` (`patch` or
   `whole`, as the stream's `?view=`);
-- `command`: `command_id` and `command`, as the body of POST .../commands, optionally `wait`
-  (seconds, bounded as `?wait=`): the outcome frame then comes once the command is decided.
+- `command`: `command_id` and `command`, optionally `expected_version`, as the body of POST
+  .../commands, optionally `wait` (seconds, bounded as `?wait=`): the outcome frame then
+  comes once the command is decided.
 
 server -> client
 - `event`, `view`, `patch`: the live feed's messages (as the server-sent event stream's),
   `{"type", "version", "data"}` with `data` the same JSON the stream carries;
 - `outcome`: a command's CommandOutcome (`queued`, `applied` or `refused`, as the HTTP reply);
 - `problem`: an RFC 9457 problem, with `command_id` when it answers a command; after a problem
-  in the `hello` the server closes the connection.
+  in the `hello` the server closes the connection: 1013 (try again later) where HTTP answers
+  503, 1008 otherwise, the problem's `code` as the close reason.
 """
 
 from __future__ import annotations
@@ -24,16 +26,18 @@ from typing import Any, Literal
 
 import msgspec
 
-from contracts.api import CommandOutcome, Problem
+from contracts.api import CommandOutcome, ExpectedVersion, Problem
 from service.facade.live import LiveMessage
 from service.shared.errors import InvalidInput, ServiceError
 
-from .negotiation import JSON, decode_body, refuse_deeper
+from .negotiation import JSON, decode_body, refuse_deeper, refuse_repeated_keys
 from .problems import status_phrase
 
-# WebSocket close codes (RFC 6455 7.4): a refused hello, a server going away.
+# WebSocket close codes (RFC 6455 7.4; IANA's registry): a refused hello, a server going
+# away, a service that cannot serve now (HTTP's 503: try again later).
 CLOSE_POLICY = 1008
 CLOSE_GOING_AWAY = 1001
+CLOSE_TRY_AGAIN_LATER = 1013
 FRAME_MALFORMED = "socket.bad_frame"
 HELLO_EXPECTED = "socket.hello_expected"
 
@@ -57,6 +61,7 @@ class SocketCommand(
     command_id: str
     command: dict[str, Any]
     wait: float = 0.0
+    expected_version: ExpectedVersion | None = None
 
 
 _CLIENT_FRAME = msgspec.json.Decoder(Hello | SocketCommand)
@@ -87,6 +92,7 @@ def parse_frame(data: str | bytes, max_bytes: int, max_depth: int) -> Hello | So
         ) from error
     if isinstance(frame, SocketCommand):  # the frame is one level, its command the next
         refuse_deeper(frame.command, max_depth - 1)
+    refuse_repeated_keys(raw, max_depth)
     return frame
 
 
@@ -98,6 +104,12 @@ def validate_hello(hello: Hello) -> None:
         )
     if hello.after is not None and hello.after < 0:
         raise InvalidInput(FRAME_MALFORMED, "`after` is a version: 0 or more", status=400)
+
+
+def close_code(error: ServiceError) -> int:
+    """The close code ending a connection refused with `error`: 1013 (try again later) where
+    HTTP answers 503, else 1008 (policy violation)."""
+    return CLOSE_TRY_AGAIN_LATER if error.status == 503 else CLOSE_POLICY
 
 
 def live_frame(message: LiveMessage) -> bytes:

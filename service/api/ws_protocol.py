@@ -9,6 +9,10 @@ its CPU, profiled with py-spy at the ceiling). `CoalescingWebSocketProtocol` han
 a transport that gathers every write of the current turn of the event loop and passes them on
 as one, once the turn's other callbacks have run: the same bytes in the same order (pongs and
 the close frame go through it too), a turn of the loop later.
+
+A frame over the protocol's size limit is never read: the protocol closes the connection
+(1009). The client is told why first, as HTTP tells a body over the limit: the 413 problem
+frame `request.too_large` goes out just before the close frame.
 """
 
 from __future__ import annotations
@@ -17,6 +21,16 @@ import asyncio
 from typing import Any, cast
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import CloseCode, Frame, Opcode
+
+from service.shared.errors import InvalidInput
+
+from .socket_channel import problem_frame
+
+# A frame a little over the body limit reaches the app, which answers it with a 413 problem
+# frame; far over it, the WebSocket protocol closes the connection (1009) without reading it,
+# after the same problem frame.
+WS_FRAME_SLACK_BYTES = 1024
 
 
 class TurnBufferedTransport(asyncio.Transport):
@@ -101,3 +115,25 @@ class CoalescingWebSocketProtocol(WebSocketsSansIOProtocol):
         super().connection_made(
             TurnBufferedTransport(cast(asyncio.Transport, transport), self.loop)
         )
+
+    def handle_parser_exception(self) -> None:
+        """A frame the protocol refused: a frame over the size limit is answered with the
+        413 problem before the close frame the protocol queued (1009)."""
+        closing = self.conn.close_sent
+        too_big = closing is not None and closing.code == CloseCode.MESSAGE_TOO_BIG
+        if self.handshake_complete and too_big:
+            self.transport.write(_too_large_frame(self.config.ws_max_size))
+        super().handle_parser_exception()
+
+
+def _too_large_frame(ws_max_size: int) -> bytes:
+    """The 413 problem of a frame the protocol would not read, as an unmasked text frame."""
+    limit = ws_max_size - WS_FRAME_SLACK_BYTES
+    error = InvalidInput(
+        "request.too_large",
+        f"a frame is at most {limit} bytes; this one was over {ws_max_size}: the connection "
+        "closes (1009)",
+        status=413,
+        details={"max_bytes": limit},
+    )
+    return Frame(Opcode.TEXT, problem_frame(error, "ws-too-large")).serialize(mask=False)

@@ -19,7 +19,8 @@ def add_parser(subparsers: Any) -> None:
         description="Repair damaged games from their events: rebuild every view and turn, "
         "the head's chain value, and mark a game with waiting commands ready for a worker. "
         "Says what cannot be repaired (a lost event, secret, seat record or meta record): "
-        "quarantine such a game. Exits 1 if anything is left unrepaired.",
+        "quarantine such a game. Never rewrites the evidence of a loss. Exits 1 if anything is "
+        "left unrepaired, or if a game still fails one of `skald verify`'s checks once repaired.",
     )
     parser.add_argument("game_ids", nargs="+", metavar="GAME_ID", help="games to repair")
     parser.set_defaults(run=run)

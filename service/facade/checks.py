@@ -22,6 +22,9 @@ MAX_TOKEN_LENGTH = 256
 # anywhere (RFC 3986 "unreserved"), so an id reads back under the very URL it was sent to.
 SAFE_ID = re.compile(rf"[A-Za-z0-9._~-]{{1,{MAX_ID_LENGTH}}}")
 SAFE_ID_CHARACTERS = "A-Z a-z 0-9 . _ ~ -"
+# Of those, the two ids a URL path resolves away (RFC 3986 5.2.4): `/commands/..` is not a
+# command's URL.
+DOT_SEGMENTS = frozenset({".", ".."})
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -45,7 +48,14 @@ def redis_guarded(
 
 
 def check_id(text: str, what: str) -> None:
-    """InvalidInput (422) unless `text` is a usable client-chosen id."""
+    """InvalidInput (422) unless `text` is a usable client-chosen id (`.` and `..` are not)."""
+    if text in DOT_SEGMENTS:
+        raise InvalidInput(
+            f"{what}.bad_id",
+            f"a {what} id may not be {text!r}: as a URL path segment it means a directory, so "
+            "the id would not read back under its own URL",
+            details={"pattern": SAFE_ID.pattern, "refused": sorted(DOT_SEGMENTS)},
+        )
     if not SAFE_ID.fullmatch(text):
         raise InvalidInput(
             f"{what}.bad_id",

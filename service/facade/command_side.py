@@ -189,15 +189,19 @@ class CommandSide:
         command_id: str,
         command: dict[str, Any],
         request_id: str,
+        expected_version: int | None = None,
     ) -> CommandOutcome:
-        """Queue a command for `seat` ("queued"), or return the outcome of the same command id."""
+        """Queue a command for `seat` ("queued"), or return the outcome of the same command id
+        (refused `command.stale` when decided if the game is then past `expected_version`)."""
         meta = await self.metas.get(game_id)
         check_id(command_id, "command")
         if not 0 <= seat < meta.seats:
             raise Forbidden("seat.out_of_range", f"no seat {seat} in this game")
         codec = codec_for(meta.game)
         body = codec.canonical(codec.parse_command(command))
-        received = ReceivedCommand(seat, command_id, request_id[:MAX_ID_LENGTH], body)
+        received = ReceivedCommand(
+            seat, command_id, request_id[:MAX_ID_LENGTH], body, expected_version=expected_version
+        )
         # Enqueued only if the submit claims a slot (named after the game's drain shard).
         job_id = self.store.runner_job_for(game_id, self.scheduler.new_job_id())
         result = await self.store.submit(
@@ -213,7 +217,7 @@ class CommandSide:
                     await self.scheduler.schedule(job_id)
                 return CommandOutcome(command_id=command_id, status="queued", seat=seat)
             case Duplicate(received=first, record=record):
-                if first.body != body:
+                if first.body != body or first.expected_version != expected_version:
                     raise Conflict(
                         "command.id_reused",
                         "this seat already used this command id in this game for another "

@@ -47,10 +47,15 @@ class HistoryService:
         self.inspector: KeyInspector | None = maintenance.inspector if maintenance else None
 
     async def stored(self, game_id: str) -> StoredGame:
-        """A game's stored record at its head, not yet decoded (GameMissing for none)."""
+        """A game's stored record at its head, not yet decoded: GameMissing for none, and
+        GameDamaged or GameQuarantined, as every other read says, when that is why it is
+        missing."""
         if not is_game_id(game_id):
             raise GameMissing(game_id)
-        return await read_game(self.store, game_id)
+        try:
+            return await read_game(self.store, game_id)
+        except GameMissing:
+            await self.store.absent(game_id)  # raises why: quarantined, damaged or missing
 
     async def history(self, game_id: str) -> GameHistory:
         """A game's decoded history at its head (GameMissing, RulesVersionMismatch...)."""

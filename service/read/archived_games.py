@@ -85,7 +85,7 @@ def cold_game(archived: ArchivedGame) -> ColdGame:
         raise GameDamaged(game_id, "the archived meta lacks the game's fixed facts") from None
     head = Head(len(events), meta.get("h", b""), archived.last_inbox_id, True)
     inbox = [
-        ReceivedCommand(c.seat, c.command_id, c.request_id, c.body, c.inbox_id)
+        ReceivedCommand(c.seat, c.command_id, c.request_id, c.body, c.inbox_id, c.expected_version)
         for c in archived.inbox
     ]
     seats = {int(seat): digest for seat, digest in archived.seats.items()}

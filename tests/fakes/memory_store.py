@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import msgspec
+
 from service.adapters.store.command_keys import command_key
 from service.adapters.store.ports import (
     AlreadyDecided,
@@ -46,6 +48,7 @@ from service.adapters.store.records import (
     Turn,
     TurnRequest,
 )
+from service.shared.errors import Conflict
 
 
 def _inbox_key(inbox_id: str) -> tuple[int, int]:
@@ -180,6 +183,8 @@ class InMemoryEventStore:
             received = await self.received(game_id, known.inbox_id)
             assert received is not None
             return Duplicate(received, known)
+        if command.seat >= 0 and game.head.finished:  # as submit.lua
+            raise Conflict("game.finished", f"game {game_id!r} is over: it takes no command")
         if rate_limit > 0:
             now = self._clock()
             used, ends = game.rates.get(command.seat, (0, now + rate_window_ms / 1000))
@@ -189,11 +194,7 @@ class InMemoryEventStore:
             if used + 1 > rate_limit:
                 return Throttled(max(int((ends - now) * 1000), 1))
         inbox_id = self._next_inbox_id()
-        game.inbox.append(
-            ReceivedCommand(
-                command.seat, command.command_id, command.request_id, command.body, inbox_id
-            )
-        )
+        game.inbox.append(msgspec.structs.replace(command, inbox_id=inbox_id))
         game.commands[command.key] = CommandRecord("queued", command.seat, inbox_id)
         self._mark_ready(game_id)
         return Accepted(inbox_id, self._claim_slot(runner_job_id))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,6 +12,7 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
+from service.adapters.embedded_redis import EmbeddedRedis
 from service.adapters.store.script_batch import ScriptBatch
 from service.adapters.store.scripts import Scripts
 from service.shared.settings import Settings
@@ -61,19 +64,28 @@ async def test_an_error_is_its_callers_alone(event_client: Redis, core_settings:
     assert await event_client.lrange(key, 0, -1) == [b"a", b"b"]
 
 
-async def test_scripts_redis_lost_are_loaded_and_run_once(
-    event_client: Redis, core_settings: Settings
-) -> None:
-    batch, push = batch_of(event_client)
-    key = f"{core_settings.key_prefix}list"
-    await event_client.script_flush()  # as after a restart
+@pytest.fixture
+async def own_client(tmp_path: Path) -> AsyncIterator[Redis]:
+    """A client of a Redis of this test's own: flushing its scripts touches no one else's."""
+    with EmbeddedRedis(tmp_path) as server:
+        client = Redis.from_url(server.url)
+        try:
+            yield client
+        finally:
+            await client.aclose()
+
+
+async def test_scripts_redis_lost_are_loaded_and_run_once(own_client: Redis) -> None:
+    batch, push = batch_of(own_client)
+    key = "list"
+    await own_client.script_flush()  # as after a restart
 
     together = await asyncio.gather(batch.run(push, [key], ["a"]), batch.run(push, [key], ["b"]))
-    await event_client.script_flush()
+    await own_client.script_flush()
     alone = await batch.run(push, [key], ["c"])
 
     assert (together, alone) == ([1, 2], 3)
-    assert await event_client.lrange(key, 0, -1) == [b"a", b"b", b"c"]
+    assert await own_client.lrange(key, 0, -1) == [b"a", b"b", b"c"]
 
 
 async def test_a_call_cancelled_before_its_batch_leaves_is_not_sent(

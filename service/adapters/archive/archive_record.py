@@ -40,6 +40,7 @@ class ArchivedCommand(msgspec.Struct, frozen=True, array_like=True):
     command_id: str
     request_id: str
     body: bytes
+    expected_version: int | None = None  # archived before it existed: None
 
 
 class ArchivedGame(msgspec.Struct, frozen=True, array_like=True):

@@ -160,4 +160,5 @@ def _command(entry_id: bytes, fields: dict[bytes, bytes]) -> ArchivedCommand:
         command_id=fields[b"c"].decode(),
         request_id=fields[b"r"].decode(),
         body=fields[b"b"],
+        expected_version=int(fields[b"x"]) if b"x" in fields else None,
     )

@@ -61,6 +61,8 @@ class ReceivedCommand(msgspec.Struct, frozen=True):
     request_id: str
     body: bytes  # canonical JSON of the decoded command
     inbox_id: str = ""  # set by the store when appended
+    # Refused `command.stale` when the game is past this version as it is decided.
+    expected_version: int | None = None
 
     @property
     def key(self) -> str:

@@ -33,7 +33,7 @@ from service.adapters.store.redis_records import (
     text,
 )
 from service.adapters.store.script_batch import ScriptBatch
-from service.shared.errors import GameDamaged
+from service.shared.errors import Conflict, GameDamaged
 
 
 class RedisEventLog(RedisGames):
@@ -147,6 +147,8 @@ class RedisEventLog(RedisGames):
             return Accepted(text(reply[1]), woken)
         if kind == b"nogame":
             await self.absent(game_id)
+        if kind == b"finished":
+            raise Conflict("game.finished", f"game {game_id!r} is over: it takes no command")
         if kind == b"throttled":
             return Throttled(max(int(reply[1]), 1))
         if kind == b"accepted":
@@ -188,6 +190,7 @@ class RedisEventLog(RedisGames):
             self.runners.slot_ttl_ms,
             command.command_id,
             int(check_bare),
+            "" if command.expected_version is None else command.expected_version,
         ]
         if self.cluster or self.replica_wait.replicas > 0:
             return await self.replica_wait.run(self.redis, self.scripts.submit, script_keys, args)
@@ -242,11 +245,20 @@ class RedisEventLog(RedisGames):
         return {seat: text(name) for seat, name in enumerate(stored) if name is not None}
 
     async def view(self, game_id: str, name: str) -> tuple[int, bytes] | None:
-        """(version, bytes) of one stored projection field, or None."""
-        row: list[Any] = await self.redis.hmget(self.keys(game_id).views, ["v", name])
-        version, data = row
+        """(version, bytes) of one stored projection field, or None; GameDamaged when the
+        views are behind the game's head (a views record restored from an older copy)."""
+        keys = self.keys(game_id)
+        row: list[Any] = await self.scripts.read_view(keys=[keys.views, keys.meta], args=[name])
+        version, data, head = row
         if version is None or data is None:
             return None
         if not version.isdigit():
             raise GameDamaged(game_id, "the stored views' version is not a number")
+        if head is not None and head.isdigit() and int(head) > int(version):
+            raise GameDamaged(
+                game_id,
+                f"the stored views are at version {int(version)}, behind the game's head at "
+                f"version {int(head)}: `skald repair` rebuilds them from the events",
+                int(version) + 1,
+            )
         return int(version), checked_view(game_id, name, int(version), data)

@@ -44,7 +44,12 @@ def received_command(entry_id: bytes, fields: dict[bytes, bytes]) -> ReceivedCom
         request_id=fields[b"r"].decode(),
         body=fields[b"b"],
         inbox_id=entry_id.decode(),
+        expected_version=_optional_int(fields.get(b"x")),
     )
+
+
+def _optional_int(raw: bytes | None) -> int | None:
+    return None if raw is None else int(raw)
 
 
 def checked_received(game_id: str, entry: tuple[bytes, dict[bytes, bytes]]) -> ReceivedCommand:

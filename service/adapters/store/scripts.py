@@ -44,6 +44,7 @@ class Scripts:
         self.active_reserve = self._register(redis, "active_reserve")
         self.create_quota = self._register(redis, "create_quota")
         self.write_views = self._register(redis, "write_views")
+        self.read_view = self._register(redis, "read_view")
         self.forget_pending = self._register(redis, "forget_pending")
         self.mark_pending = self._register(redis, "mark_pending")
 

@@ -26,6 +26,10 @@ from ..problems import problem_response
 
 TAGS = ["commands"]
 
+# Refusals that are about the game's state rather than the command itself: a conflict, as a
+# command to an archived game (409 `game.finished`) already is.
+CONFLICT_REFUSALS = frozenset({"command.stale", "game.finished"})
+
 
 def command_path(game_id: str, command_id: str) -> str:
     """Where a command's outcome can be read (each id escaped as one path segment)."""
@@ -35,16 +39,18 @@ def command_path(game_id: str, command_id: str) -> str:
 def outcome_response(
     request: Request[Any, Any, Any], game_id: str, outcome: CommandOutcome
 ) -> Response[Any]:
-    """202 while queued, 200 once applied, a 422 problem with the domain's code if refused."""
+    """202 while queued, 200 once applied, a 422 problem with the domain's code if refused
+    (409 for a game finished or moved past the command's `expected_version`)."""
     log_fields(request.scope)["outcome"] = outcome.status
     # Under the path the client used: /v1, or a deprecated unprefixed alias.
     version = "/v1" if request.url.path.startswith("/v1/") else ""
     location = version + command_path(game_id, outcome.command_id)
     if outcome.status == "refused":
+        code = outcome.code or "command.refused"
         return problem_response(
             request,
-            422,
-            outcome.code or "command.refused",
+            409 if code in CONFLICT_REFUSALS else 422,
+            code,
             outcome.message or "the rules refused this command",
             details=outcome.details,
             instance=location,
@@ -92,6 +98,10 @@ async def system_reader(
     "outcome. Without `wait` the reply is 202 (queued). With `wait=<seconds>` the reply waits "
     "up to that long: 200 once applied, a 422 problem carrying the rules' code if refused, "
     "still 202 if not yet decided. Out-of-turn and illegal commands are refused by the rules. "
+    "With `expected_version` (the game's version the command was chosen at), the command is "
+    "refused `command.stale` (409) if the game has moved past it when it is decided, so a late "
+    "move never lands on the seat's next turn. A command to a game that is over is a 409 "
+    "`game.finished`. "
     "An applied command's reply says where the game stands now: `version`, `to_act` and, "
     "while the seat still acts, its `legal_commands`: one round trip per move.",
     tags=TAGS,
@@ -120,7 +130,12 @@ async def submit_command(
     wait = bounded_wait(wait, skald.settings.max_wait_s)
     seat = await required_seat(skald, request, game_id)
     outcome = await skald.commands.submit(
-        game_id, seat, data.command_id, data.command, request_id(request.scope)
+        game_id,
+        seat,
+        data.command_id,
+        data.command,
+        request_id(request.scope),
+        expected_version=data.expected_version,
     )
     if outcome.status == "queued" and wait > 0:
         outcome = await skald.commands.wait_outcome(game_id, data.command_id, wait, seat=seat)

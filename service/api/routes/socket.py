@@ -24,6 +24,8 @@ from litestar.params import FromPath
 
 from contracts.api import CommandOutcome
 from service.adapters.notifications import Update
+from service.adapters.redis_outage import is_outage
+from service.facade.holder import FacadeHolder
 from service.facade.live import LiveFeed
 from service.facade.skald import Skald
 from service.facade.token_sessions import TokenSession
@@ -32,12 +34,14 @@ from service.shared.errors import InvalidInput, ServiceError, Unauthorized, Unav
 from ..limits import bounded_wait
 from ..metrics import ApiMetrics
 from ..negotiation import MAX_BODY_DEPTH_STATE_KEY
+from ..problems import REDIS_UNAVAILABLE, UNAVAILABLE_RETRY_S
 from ..socket_channel import (
     CLOSE_GOING_AWAY,
     CLOSE_POLICY,
     HELLO_EXPECTED,
     Hello,
     SocketCommand,
+    close_code,
     live_frame,
     outcome_frame,
     parse_frame,
@@ -101,7 +105,12 @@ class _Channel:
                 wait = bounded_wait(frame.wait, self.skald.settings.max_wait_s)
                 commands = self.skald.commands
                 outcome = await commands.submit(
-                    self.game_id, seat, frame.command_id, frame.command, self.request_id()
+                    self.game_id,
+                    seat,
+                    frame.command_id,
+                    frame.command,
+                    self.request_id(),
+                    expected_version=frame.expected_version,
                 )
             except ServiceError as error:
                 await self.send(problem_frame(error, self.request_id(), frame.command_id))
@@ -131,6 +140,27 @@ class _Channel:
         await asyncio.gather(*self._waits, return_exceptions=True)
 
 
+def _as_problem(exc: Exception) -> ServiceError:
+    """A failure as the problem HTTP answers it: its own, or a Redis outage's 503 (any other
+    exception is a bug, raised again)."""
+    if isinstance(exc, ServiceError):
+        return exc
+    if is_outage(exc):
+        return Unavailable(
+            REDIS_UNAVAILABLE,
+            "the game store is unreachable; retry shortly",
+            retry_after=UNAVAILABLE_RETRY_S,
+        )
+    raise exc
+
+
+async def _refuse(socket: WebSocket[Any, Any, Any], error: ServiceError) -> None:
+    """Send the problem, then close: 1013 where HTTP answers 503, 1008 otherwise."""
+    request_id = f"ws-{secrets.token_hex(6)}-0"
+    await socket.send_data(problem_frame(error, request_id).decode(), mode="text")
+    await socket.close(close_code(error), error.code)
+
+
 async def _hello(channel: _Channel) -> tuple[int, Hello, TokenSession | None] | None:
     """The seat, the hello and the token session of a connection; None (closed, a problem
     sent) if refused."""
@@ -150,9 +180,8 @@ async def _hello(channel: _Channel) -> tuple[int, Hello, TokenSession | None] | 
     except TimeoutError:
         await channel.socket.close(CLOSE_POLICY, "no hello in time")
         return None
-    except ServiceError as error:
-        await channel.send(problem_frame(error, channel.request_id()))
-        await channel.socket.close(CLOSE_POLICY, error.code)
+    except Exception as exc:
+        await _refuse(channel.socket, _as_problem(exc))
         return None
     return seat, frame, session
 
@@ -194,11 +223,18 @@ async def _commands(channel: _Channel, seat: int) -> None:
 
 @websocket("/games/{game_id:str}/socket", include_in_schema=False)
 async def game_socket(
-    socket: WebSocket[Any, Any, Any], skald: NamedDependency[Skald], game_id: FromPath[str]
+    socket: WebSocket[Any, Any, Any],
+    facade: NamedDependency[FacadeHolder],
+    game_id: FromPath[str],
 ) -> None:
     """A seat's commands and live updates on one WebSocket (docs/clients.md)."""
     closing: StreamsClosing = socket.app.state[STREAMS_CLOSING_STATE_KEY]
     await socket.accept()
+    try:  # connected here, not as a dependency: a failure is then the problem HTTP answers
+        skald = await facade.get()
+    except Exception as exc:
+        await _refuse(socket, _as_problem(exc))
+        return
     channel = _Channel(socket, skald, game_id)
     if closing.closed:
         error = Unavailable("server.stopping", "the server is shutting down", retry_after=1.0)
@@ -236,8 +272,8 @@ async def _serve(
     try:
         updates = skald.reads.updates(game_id)
         first = await anext(updates)
-    except ServiceError as error:
-        await channel.send(problem_frame(error, channel.request_id()))
+    except ServiceError as error:  # the game's own problem, or a 503: closed as the hello's
+        await _refuse(channel.socket, error)
         return False
     after = first.version if hello.after is None else hello.after
     if after > first.version:

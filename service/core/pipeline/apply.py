@@ -163,6 +163,16 @@ def _decide_one(session: GameSession, plan: BatchPlan, received: ReceivedCommand
         return _decide_system(session, plan, received)
     if not 0 <= received.seat < session.meta.seats:
         return _refusal(received, "seat.out_of_range", f"no seat {received.seat} in this game")
+    expected = received.expected_version
+    if expected is not None and session.version > expected:
+        # Decided here, not at submit: only the drain knows the version the command meets.
+        return _refusal(
+            received,
+            "command.stale",
+            f"the game has moved on: it is at version {session.version}, past the version "
+            f"{expected} this command was chosen at",
+            {"expected_version": expected, "version": session.version},
+        )
     if session.phase == "open":
         return _refusal(
             received,

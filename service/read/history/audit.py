@@ -133,6 +133,7 @@ def audit_step(
             received_at=received_at(step.received.inbox_id),
             request_id=step.received.request_id if shown else None,
             command=command_data(step) if shown else None,
+            expected_version=step.received.expected_version if shown else None,
         ),
         public_view_before=disclosure.view(state, None),
         seat_view_before=disclosure.view(state, step.seat) if shown else None,

@@ -1,10 +1,13 @@
 """Operator commands on a damaged game: repair what the events can rebuild, or quarantine it.
 
 A repair rebuilds what is derived from the events: every view and turn projection (through
-the workers' own projection writer) and the head's chain value when the chain itself holds;
-and it marks a game with waiting commands ready and pending, so a worker comes for them. It
-says what it cannot repair: events are the record, and a lost event, a lost secret, a seat's
-lost token or a lost meta record cannot be made up from anything else.
+the workers' own projection writer) and the head's chain value when the chain itself holds
+and ends at the head's version; and it marks a game with waiting commands ready and pending,
+so a worker comes for them. It says what it cannot repair: events are the record, and a lost
+event, a lost secret, a seat's lost token or a lost meta record cannot be made up from
+anything else. It never rewrites the evidence of a loss (a head past the stream's last event
+keeps its chain value), and a game that still fails one of verify's checks once repaired is
+reported as not repaired.
 
 A quarantine takes a game out of service: its meta, views and command records are set aside
 (every read and command then answers `game.quarantined`) until it is released.
@@ -27,7 +30,7 @@ from service.core.pipeline.chain import first_broken_link
 from service.read.history.inspection import KeyInspector
 from service.read.history.loading import read_game
 from service.read.history.rebuild import ProjectionWriter, rebuild_projections
-from service.read.history.verify import check_records
+from service.read.history.verify import check_records, verify_game
 from service.shared.errors import GameDamaged
 
 
@@ -107,8 +110,16 @@ class GameMaintenance:
                 "quarantine the game"
             )
             return report
+        last = stored.events[-1].version if stored.events else 0
         if first_broken_link(game_id, stored.events) is not None:
             report.unrepairable.append("the hash chain is broken: an event was changed")
+        elif last != stored.head.version:
+            # The head is the evidence of what the stream held: never rewritten to fit it.
+            report.unrepairable.append(
+                f"the head says version {stored.head.version} but the stream ends at version "
+                f"{last}: events are the record, a lost one cannot be rebuilt (the head's "
+                "chain value is left as it is); quarantine the game"
+            )
         elif stored.events and stored.head.hash != stored.events[-1].hash:
             await self.redis.hset(GameKeys(self.prefix, game_id).meta, "h", stored.events[-1].hash)
             report.repaired.append("the head's chain value, set to the last event's")
@@ -121,11 +132,23 @@ class GameMaintenance:
         if records.status == "failed":
             report.unrepairable.append(records.detail)
         queued = sum(1 for command in stored.commands if not command.decided)
-        if queued and "lease" not in keys.present:
+        marked = bool(queued) and "lease" not in keys.present
+        if marked:
             await self._mark_waiting(game_id)
             waiting = f"{queued} command{'s' if queued > 1 else ''} waiting"
             report.repaired.append(f"marked ready for a worker ({waiting})")
+        if not report.unrepairable:
+            await self._verify_after(report, marked)
         return report
+
+    async def _verify_after(self, report: RepairReport, marked: bool) -> None:
+        """Verify's checks once repaired: a check still failing is left unrepaired (the
+        liveness of a game just marked ready is the worker's to restore, not the repair's)."""
+        verification = await verify_game(self.store, report.game_id, self.inspector)
+        for check in verification.checks:
+            if check.status != "failed" or (marked and check.name == "liveness"):
+                continue
+            report.unrepairable.append(f"verify still fails its {check.name} check: {check.detail}")
 
     async def _mark_waiting(self, game_id: str) -> None:
         # Ready: a live runner takes it at once; pending: the sweeper starts one otherwise.

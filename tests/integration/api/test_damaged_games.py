@@ -36,6 +36,10 @@ def direct(live_service: LiveService) -> Iterator[redis.Redis]:
         ("view-corrupt", "/view"),
         ("turn-corrupt", "/turn"),
         ("meta-lost", "/events"),
+        ("meta-lost", "/replay"),
+        ("meta-lost", "/audit/1"),
+        ("meta-lost", "/fairness"),
+        ("event-lost", "/replay"),
     ],
 )
 def test_a_damaged_game_answers_a_named_problem(
@@ -100,6 +104,9 @@ def test_a_quarantined_game_refuses_reads_and_commands_until_released(
         http.get(f"/games/{game_id}/view"),
         http.get(f"/games/{game_id}/turn"),
         http.get(f"/games/{game_id}/events"),
+        http.get(f"/games/{game_id}/replay"),
+        http.get(f"/games/{game_id}/audit/1"),
+        http.get(f"/games/{game_id}/fairness"),
         play_refused(http, game_id, tokens),
     ):
         assert answer.status_code == 503, answer.text

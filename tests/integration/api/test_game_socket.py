@@ -324,3 +324,20 @@ def test_a_whole_game_is_played_over_the_sockets_alone(
     assert all(final["phase"] == "finished" for final in finals)
     turn = http.get(f"/v1/games/{game_id}/turn").json()
     assert turn["finished"] and turn["version"] == finals[0]["version"]
+
+
+def test_a_command_chosen_at_an_older_version_is_refused_stale_over_the_socket(
+    live_service: LiveService, http: httpx.Client
+) -> None:
+    game_id, tokens, acting = new_seated_race(http)
+    auth = {"authorization": f"Bearer {tokens[acting]}"}
+    version = http.get(f"/v1/games/{game_id}/turn", headers=auth).json()["version"]
+    with connect(socket_url(live_service, game_id)) as socket:
+        hello(socket, token=tokens[acting])
+        socket.send(command("ws-stale", wait=5, expected_version=version - 1))
+        outcome = next(
+            frame for frame in iter(lambda: receive(socket), None) if frame["type"] == "outcome"
+        )
+    assert outcome["outcome"]["status"] == "refused"
+    assert outcome["outcome"]["code"] == "command.stale"
+    assert http.get(f"/v1/games/{game_id}/turn", headers=auth).json()["version"] == version

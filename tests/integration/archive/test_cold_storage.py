@@ -15,6 +15,7 @@ from service.adapters.archive.archive_record import ArchivedEvent, decode_archiv
 from service.adapters.archive.archive_store import ArchiveStore, ArchiveUnavailable
 from service.adapters.archive.directory_archive import DirectoryArchive
 from service.core.archiving import Archiver
+from service.core.pipeline.lifecycle import SYSTEM_SEAT, Resign, queue_system, resign_id
 from service.read.archived_games import ArchiveBackedStore, GameOver
 from service.read.history.audit import audit_version
 from service.read.history.disclosure import OPERATOR, SPECTATOR
@@ -168,13 +169,15 @@ async def test_a_command_received_while_archiving_keeps_the_game_in_redis(
     game_id = await played(harness, "race", 4)
     snapshot = await archiver.hot.snapshot(game_id)
     assert snapshot is not None
-    await harness.skald.commands.submit(game_id, 0, "late", {"type": "Move", "steps": 1}, "r")
+    # A player's command to a game over is refused at once; the service's own are queued
+    late = resign_id(0)
+    assert await queue_system(harness.skald.store, harness.scheduler, game_id, late, Resign(0))
 
     assert not await archiver.hot.drop(snapshot[0])  # the version-checked delete refuses
 
     await harness.run_jobs()  # the late command is refused (the game is over)...
     assert (await archiver.run()).archived == [game_id]  # ...and then the game is archived
-    assert (await reads.command(game_id, 0, "late")).status == "refused"
+    assert (await reads.command(game_id, SYSTEM_SEAT, late)).status == "refused"
 
 
 async def test_a_directory_that_cannot_be_written_loses_nothing(

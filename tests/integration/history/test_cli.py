@@ -99,8 +99,10 @@ async def test_audit_shows_a_move_and_a_refused_command(
 async def test_a_command_id_two_seats_used_is_audited_by_naming_the_seat(
     real_store: RedisEventStore, core_settings: Settings
 ) -> None:
-    # Given a game where both seats sent a command under the id "dup"
-    await finished_race(real_store, "g1")
+    # Given a game in play where both seats sent a command under the id "dup"
+    await play_through_store(
+        real_store, get_game("race"), RaceConfig(players=2), seed_of(62), "g1", stop_after=3
+    )
     for seat in (0, 1):
         body = msgspec.json.encode({"type": "Move", "steps": seat + 1})
         await real_store.submit("g1", ReceivedCommand(seat, "dup", f"r{seat}", body), "j", 0, 1)

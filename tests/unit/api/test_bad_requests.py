@@ -173,6 +173,21 @@ async def test_command_ids_outside_the_safe_set_are_422(api: Api, command_id: st
     assert "A-Z a-z 0-9 . _ ~ -" in problem["detail"]
 
 
+@pytest.mark.parametrize("command_id", [".", ".."])
+async def test_the_dot_segments_are_refused_as_command_ids(api: Api, command_id: str) -> None:
+    # A URL path resolves them away: /commands/.. is not the command's URL
+    game_id, tokens = await api.seated_game()
+    seat = (await turn(api, game_id))["to_act"][0]
+    response = await api.client.post(
+        f"/games/{game_id}/commands",
+        json={"command_id": command_id, "command": MOVE},
+        headers=bearer(tokens[seat]),
+    )
+    problem = assert_problem(response, 422, "command.bad_id")
+    assert f"may not be {command_id!r}" in problem["detail"]
+    assert await api.drain() == 0
+
+
 async def test_a_safe_command_id_reads_back_under_its_location(api: Api) -> None:
     game_id, tokens = await api.seated_game()
     seat = (await turn(api, game_id))["to_act"][0]
@@ -255,3 +270,59 @@ async def test_a_submit_with_a_repeated_query_parameter_changes_nothing(api: Api
     )
     assert_problem(response, 400, "request.query_repeated")
     assert await stream_version(api, game_id) == before
+
+
+@pytest.mark.parametrize("route", ["stream-tickets", "start", "cancel", "resign", "rematch"])
+async def test_a_body_to_a_route_that_takes_none_is_a_415_problem(api: Api, route: str) -> None:
+    game_id, tokens = await api.seated_game()
+    response = await api.client.post(
+        f"/v1/games/{game_id}/{route}",
+        content=b'{"reason": "ignored"}',
+        headers={**bearer(tokens[0]), "content-type": "application/json"},
+    )
+    problem = assert_problem(response, 415, "request.body_not_accepted")
+    assert f"POST /v1/games/{game_id}/{route} takes no body" in problem["detail"]
+
+
+async def test_an_empty_body_to_a_route_that_takes_none_is_no_body(api: Api) -> None:
+    game_id, tokens = await api.seated_game()
+    for headers in ({}, {"content-type": "application/json"}):
+        response = await api.client.post(
+            f"/v1/games/{game_id}/stream-tickets",
+            content=b"",
+            headers={**bearer(tokens[0]), **headers},
+        )
+        assert response.status_code == 201, response.text
+
+
+async def test_a_json_body_naming_a_key_twice_is_a_400_problem_that_changes_nothing(
+    api: Api,
+) -> None:
+    game_id, tokens = await api.seated_game()
+    seat = (await turn(api, game_id))["to_act"][0]
+    before = await stream_version(api, game_id)
+    twice = b'{"command_id": "c", "command": {"type": "Move", "steps": 1, "steps": 2}}'
+    response = await api.client.post(
+        f"/games/{game_id}/commands",
+        content=twice,
+        headers={**bearer(tokens[seat]), "content-type": "application/json"},
+    )
+    problem = assert_problem(response, 400, "request.duplicate_key")
+    assert problem["details"] == {"key": "steps"}
+    assert await api.drain() == 0
+    assert await stream_version(api, game_id) == before
+
+
+async def test_colons_inside_strings_are_not_taken_for_repeated_keys(api: Api) -> None:
+    game_id, tokens = await api.seated_game()
+    seat = (await turn(api, game_id))["to_act"][0]
+    body = b'{"command_id": "c", "command": {"type": "Move", "steps": 1}, "x:": 1}'
+    response = await api.client.post(
+        f"/games/{game_id}/commands",
+        content=body,
+        headers={**bearer(tokens[seat]), "content-type": "application/json"},
+    )
+    # Decoded whole: the unknown field is what is refused, not a repeated key
+    assert response.status_code == 400
+    assert response.json()["code"] != "request.duplicate_key"
+    assert "x:" in response.json()["detail"]

@@ -321,3 +321,73 @@ async def test_a_command_audit_is_named_by_seat_and_id(api: Api) -> None:
     # Without either, the id alone names two commands
     ambiguous = await api.client.get(audit)
     assert (ambiguous.status_code, ambiguous.json()["code"]) == (409, "command.ambiguous")
+
+
+async def test_a_command_chosen_at_an_older_version_is_refused_stale_not_played_later(
+    api: Api,
+) -> None:
+    # Given the seat to act, which chooses a move at the game's current version
+    game_id, tokens = await api.seated_game()
+    seat = (await turn(api, game_id))["to_act"][0]
+    chosen_at = await stream_version(api, game_id)
+    url = f"/games/{game_id}/commands"
+    # When its first move is applied, the other seat moves, and then a late copy of that
+    # move (chosen at the old version) arrives on the seat's next turn
+    await api.client.post(
+        url,
+        json={"command_id": "first", "command": MOVE, "expected_version": chosen_at},
+        headers=bearer(tokens[seat]),
+    )
+    await api.drain()
+    await api.client.post(
+        url, json={"command_id": "other", "command": MOVE}, headers=bearer(tokens[1 - seat])
+    )
+    await api.drain()
+    assert (await turn(api, game_id))["to_act"] == [seat]
+    before = await stream_version(api, game_id)
+    await api.client.post(
+        url,
+        json={"command_id": "late", "command": MOVE, "expected_version": chosen_at},
+        headers=bearer(tokens[seat]),
+    )
+    await api.drain()
+    late = await api.client.post(
+        url,
+        params={"wait": "1"},
+        json={"command_id": "late", "command": MOVE, "expected_version": chosen_at},
+        headers=bearer(tokens[seat]),
+    )
+    # Then it is refused as stale (a conflict), recorded, and nothing was appended
+    assert late.status_code == 409, late.text
+    problem = late.json()
+    assert problem["code"] == "command.stale"
+    assert problem["details"] == {"expected_version": chosen_at, "version": before}
+    assert await stream_version(api, game_id) == before
+    recorded = await api.client.get(f"{url}/late", headers=bearer(tokens[seat]))
+    assert (recorded.json()["status"], recorded.json()["code"]) == ("refused", "command.stale")
+    audited = await api.client.get(f"{url}/late/audit", headers=bearer(tokens[seat]))
+    assert audited.json()["command"]["expected_version"] == chosen_at
+    assert audited.json()["refusal"]["code"] == "command.stale"
+    # While a move naming the version it meets is applied
+    current = await api.client.post(
+        url,
+        params={"wait": "1"},
+        json={"command_id": "current", "command": MOVE, "expected_version": before},
+        headers=bearer(tokens[seat]),
+    )
+    await api.drain()
+    applied = await api.client.get(f"{url}/current", headers=bearer(tokens[seat]))
+    assert current.status_code in (200, 202)
+    assert applied.json()["status"] == "applied"
+
+
+async def test_a_negative_expected_version_is_refused_before_the_queue(api: Api) -> None:
+    game_id, tokens = await api.seated_game()
+    seat = (await turn(api, game_id))["to_act"][0]
+    response = await api.client.post(
+        f"/games/{game_id}/commands",
+        json={"command_id": "neg", "command": MOVE, "expected_version": -1},
+        headers=bearer(tokens[seat]),
+    )
+    assert response.status_code in (400, 422)
+    assert await api.drain() == 0

@@ -190,3 +190,28 @@ async def test_a_name_with_control_characters_or_too_long_is_refused(api: Api) -
         assert (refused.status_code, refused.json()["code"]) == (422, "seat.bad_name")
     view = await api.client.get(f"/games/{game_id}/view")
     assert view.json()["players"] == []
+
+
+async def test_views_restored_from_an_older_version_are_damage_not_a_200(api: Api) -> None:
+    # Given a game whose views record is copied aside, then a move made
+    game_id, tokens = await api.seated_game()
+    views_key = api.skald.store.keys(game_id).views
+    older = await api.skald.redis.hgetall(views_key)
+    seat = (await turn(api, game_id))["to_act"][0]
+    await api.client.post(
+        f"/games/{game_id}/commands",
+        json={"command_id": "m", "command": {"type": "Move", "steps": 1}},
+        headers=bearer(tokens[seat]),
+    )
+    await api.drain()
+    assert (await api.client.get(f"/games/{game_id}/view")).status_code == 200
+    # When the older views record is restored over the current one
+    await api.skald.redis.delete(views_key)
+    await api.skald.redis.hset(views_key, mapping=older)
+    # Then the view and the turn are refused as damage, naming the views behind the head
+    for path in ("view", "turn"):
+        response = await api.client.get(f"/games/{game_id}/{path}")
+        assert response.status_code == 500, response.text
+        problem = response.json()
+        assert problem["code"] == "game.damaged"
+        assert "the stored views are at version" in problem["details"]["damage"]

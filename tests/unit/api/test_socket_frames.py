@@ -65,3 +65,14 @@ def test_malformed_json_and_bytes_that_are_not_utf8_get_the_bodys_problems() -> 
 
 def test_a_frame_over_the_size_limit_is_a_413() -> None:
     assert refusal(command_frame("x" * MAX_BYTES)) == (413, "request.too_large")
+
+
+def test_a_frame_naming_a_key_twice_is_refused_as_a_body_would_be() -> None:
+    twice = '{"type": "command", "command_id": "a", "command_id": "b", "command": {}}'
+    assert refusal(twice) == (400, "request.duplicate_key")
+    assert refusal('{"type": "hello", "token": "t", "after": 1, "after": 2}') == (
+        400,
+        "request.duplicate_key",
+    )
+    # A colon inside a string is no repeated key
+    assert isinstance(parse_frame(command_frame("a:b"), MAX_BYTES, MAX_DEPTH), SocketCommand)

@@ -122,3 +122,42 @@ async def test_reads_of_a_game_whose_meta_is_lost_name_the_damage(
     # While a game that never was is simply missing
     with pytest.raises(GameMissing):
         await redis_store.known_meta("never")
+
+
+async def test_repair_of_a_lost_last_event_keeps_the_head_as_evidence(
+    redis_store: RedisEventStore,
+) -> None:
+    await race(redis_store, "last", stop_after=4)
+    meta = redis_store.keys("last").meta
+    version, chain = await redis_store.redis.hmget(meta, ["v", "h"])
+    await delete_event(redis_store.redis, PREFIX, "last", int(version))
+    report = await service_of(redis_store).repair("last")
+    # The head still names the lost event's chain value, and the repair says it failed
+    assert await redis_store.redis.hget(meta, "h") == chain
+    assert "the head's chain value, set to the last event's" not in report.repaired
+    assert report.unrepairable
+    assert report.unrepairable[0].startswith(
+        f"the head says version {int(version)} but the stream ends at version {int(version) - 1}"
+    )
+
+
+async def test_a_repair_that_leaves_verify_failing_is_not_repaired(
+    redis_store: RedisEventStore,
+) -> None:
+    await race(redis_store, "g1", stop_after=4)
+    service = service_of(redis_store)
+    # A game over whose deadline is still indexed: nothing repair rebuilds puts it right
+    await race(redis_store, "over")
+    await redis_store.redis.zadd(f"{PREFIX}deadlines", {"over|0|3": 1})
+    failing = [c.name for c in (await service.verify("over")).checks if c.status == "failed"]
+    assert failing == ["deadlines"]
+    report = await service.repair("over")
+    assert report.unrepairable == [
+        next(
+            f"verify still fails its deadlines check: {c.detail}"
+            for c in (await service.verify("over")).checks
+            if c.status == "failed"
+        )
+    ]
+    # While a healthy game repairs cleanly
+    assert (await service.repair("g1")).unrepairable == []

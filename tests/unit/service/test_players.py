@@ -16,7 +16,14 @@ from contracts.stream import (
     TableStarted,
 )
 from service.core.codec import codec_for
-from service.shared.errors import Conflict, Forbidden, NotFound, RateLimited, Unauthorized
+from service.shared.errors import (
+    Conflict,
+    Forbidden,
+    NotFound,
+    RateLimited,
+    ServiceError,
+    Unauthorized,
+)
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness
 
@@ -145,9 +152,9 @@ async def test_the_creator_cancels_an_open_game_and_nothing_applies_after(
     ]
     assert GameOpened(ada.player_id) in events and GameCancelled(ada.player_id) in events
     assert isinstance(events[-1], SeedRevealed)
-    await commands.submit(game_id, 0, "late", {"type": "Move", "steps": 1}, "r")
-    await harness.run_jobs()
-    assert (await commands.outcome(game_id, "late")).code == "game.finished"
+    with pytest.raises(ServiceError) as late:
+        await commands.submit(game_id, 0, "late", {"type": "Move", "steps": 1}, "r")
+    assert (late.value.status, late.value.code) == (409, "game.finished")
 
 
 async def test_limits_on_games_created_and_games_held(harness: Harness) -> None:

@@ -9,8 +9,10 @@
 --   (the game's slot): the caller then marks the game pending and ready (wake.lua); the
 --   sweeper's scan for stranded inboxes closes the gap.
 -- ARGV: command key, seat, request_id, body, runner_job_id, rate_limit, rate_window_ms,
---       game_id, max_runners, runner_ttl_ms, command_id, check_bare (1/0)
--- Returns {'nogame'} | {'duplicate', stored} | {'bare', stored} | {'throttled', retry_ms}
+--       game_id, max_runners, runner_ttl_ms, command_id, check_bare (1/0),
+--       expected_version ('' when the command names none: the entry then has no 'x')
+-- Returns {'nogame'} | {'duplicate', stored} | {'bare', stored} | {'finished'}
+-- | {'throttled', retry_ms}
 -- | {'accepted', id, 0|1|2} (1: the caller must enqueue the runner job `runner_job_id`, whose
 -- slot is now taken; 2: on a cluster, the caller must wake the game). 'bare': a record under
 -- the bare id, written before ids were per seat; the caller tells whose it is and submits
@@ -28,6 +30,11 @@ if ARGV[12] == '1' then
         return {'bare', bare}
     end
 end
+-- A player's command to a game over is refused here, not queued to be refused later: the
+-- same answer as once the game is archived (the service's own commands, seat -1, are queued).
+if ARGV[2] ~= '-1' and redis.call('HGET', KEYS[1], 'st') == 'finished' then
+    return {'finished'}
+end
 local limit = tonumber(ARGV[6])
 if limit > 0 then
     local used = redis.call('INCR', KEYS[4])
@@ -38,7 +45,13 @@ if limit > 0 then
         return {'throttled', tostring(redis.call('PTTL', KEYS[4]))}
     end
 end
-local id = redis.call('XADD', KEYS[3], '*', 's', ARGV[2], 'c', ARGV[11], 'r', ARGV[3], 'b', ARGV[4])
+local id
+if ARGV[13] ~= nil and ARGV[13] ~= '' then
+    id = redis.call('XADD', KEYS[3], '*', 's', ARGV[2], 'c', ARGV[11], 'r', ARGV[3], 'b', ARGV[4],
+        'x', ARGV[13])
+else
+    id = redis.call('XADD', KEYS[3], '*', 's', ARGV[2], 'c', ARGV[11], 'r', ARGV[3], 'b', ARGV[4])
+end
 -- While queued, a command's record is its inbox id; the worker replaces it with the outcome.
 redis.call('HSET', KEYS[2], ARGV[1], id)
 if #KEYS == 4 then
