@@ -17,6 +17,8 @@ and answered 409 `game.exists`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Iterator
@@ -27,6 +29,7 @@ import msgspec
 import pytest
 
 from service import bootstrap
+from service.adapters.notifications import Publisher
 from service.adapters.store.keys import GameKeys
 from service.facade.skald import Skald
 from service.shared.errors import ServiceError
@@ -94,6 +97,8 @@ async def _all_at_once(calls: list[Awaitable[T]]) -> tuple[list[T], Counter[str]
     return [o for o in outcomes if not isinstance(o, Exception)], errors
 
 
+# Longer than redis-py's socket timeout (5 s), the longest an idle connection is given.
+IDLE_S = 6.0
 BURSTS = [pytest.param(400, id="400"), pytest.param(1600, id="1600", marks=pytest.mark.slow)]
 
 
@@ -145,3 +150,33 @@ async def test_a_burst_of_joins_gives_every_seat(skald: Skald, requests: int) ->
     # Then every seat was given, to the call that took it (no 503)
     assert not errors, errors
     assert [(seat.game_id, seat.seat) for seat in joined] == [(g, 0) for g in game_ids]
+
+
+async def test_the_listener_stays_connected_through_a_burst_and_idle_time(
+    skald: Skald, burst_settings: Settings, log_output: io.StringIO
+) -> None:
+    # Given a listener on a game of every drain shard (so of every master)
+    watched = [
+        (await skald.commands.create_game("race", race_config(2, 12))).game_id
+        for _ in range(burst_settings.drain_shards)
+    ]
+    async with contextlib.AsyncExitStack() as listening:
+        queues = [await listening.enter_async_context(skald.notifier.listen(g)) for g in watched]
+
+        # When a burst of creations and joins runs on the same client, then nothing for a while
+        # (what the burst was answered is the tests above's)
+        created, _ = await _all_at_once(
+            [skald.commands.create_game("race", race_config(2, 12)) for _ in range(400)]
+        )
+        await _all_at_once([skald.commands.join(game.game_id, None, "p") for game in created])
+        await asyncio.sleep(IDLE_S)
+
+        # Then each game's next version reaches its listener as published: nothing was missed
+        # (a lost connection would have handed every listener a RECHECK first)
+        publisher = Publisher(skald.redis, burst_settings.key_prefix)
+        for game_id, queue in zip(watched, queues, strict=True):
+            await publisher.publish(game_id, 7)
+            assert (await queue.get()).version == 7
+
+    # And the notifier never lost its connections
+    assert "notifier_disconnected" not in log_output.getvalue()
