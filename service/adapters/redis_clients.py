@@ -23,6 +23,7 @@ from typing import Any, cast
 
 from redis.asyncio import Redis
 from redis.asyncio.cluster import ClusterNode, ClusterPipeline, RedisCluster
+from redis._parsers.commands import AsyncCommandsParser
 from redis.asyncio.connection import Connection
 from redis.exceptions import MaxConnectionsError
 
@@ -86,6 +87,7 @@ class BoundedCluster(RedisCluster):
         kwargs["max_connections"] = bound.size + NODE_HEADROOM  # per node
         super().__init__(*args, **kwargs)
         self.bound = bound
+        self.commands_parser = _CommandTable()
 
     async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
         """A command (a script call included), once a turn is free."""
@@ -105,6 +107,19 @@ class BoundedCluster(RedisCluster):
         # redis-py's own ClusterPipeline is built the same way; its typing calls an attribute
         # that __init__ sets abstract.
         return _BoundedPipeline(self, transaction)  # type: ignore[abstract]
+
+
+class _CommandTable(AsyncCommandsParser):
+    """redis-py's table of commands (COMMAND), loaded once. redis-py loaded it again from the
+    default node at every reload of the slot map: during a failover, a dead master still
+    listed as the default failed every reload, and so every call, those of the healthy
+    masters' slots too (503s until the replica took over)."""
+
+    async def initialize(self, node: ClusterNode | None = None) -> None:
+        if node is not None:
+            self.node = node
+        if not self.commands:
+            await super().initialize(node)
 
 
 class _BoundedPipeline(ClusterPipeline):
