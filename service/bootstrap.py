@@ -32,7 +32,7 @@ from service.adapters.notification_feed import (
 from service.adapters.notifications import Notifier, Publisher
 from service.adapters.notify_survey import NotifySurvey
 from service.adapters.ratings.store import RatingsStore
-from service.adapters.redis_clients import event_redis
+from service.adapters.redis_clients import POOL_WAIT_S, event_redis
 from service.adapters.rq_scheduler import DrainScheduler, RQScheduler
 from service.adapters.store.deadlines import Deadlines
 from service.adapters.store.open_rooms import OpenRooms
@@ -72,11 +72,6 @@ from service.read.history.rebuild import RedisProjectionWriter
 from service.read.history.repair import GameMaintenance
 from service.shared.settings import Settings, load_plugins
 
-# The API's event-Redis pool. Blocking: past its size a request waits for a free connection,
-# where the default pool failed it with "Too many connections" (a 503) as soon as a hundred
-# requests were in flight at once (found by `skald bench`).
-API_REDIS_CONNECTIONS = 256
-API_REDIS_POOL_WAIT_S = 10.0
 KNOWN_TOKENS_CACHED = 10_000  # games whose seat-token hashes the API keeps
 GAME_METAS_CACHED = 10_000  # games whose fixed facts the API keeps
 
@@ -94,7 +89,15 @@ def event_client(settings: Settings) -> Redis:
         raise ValueError("no Redis configured: set SKALD_REDIS_URL")
     if settings.redis_cluster and not settings.queue_url:
         raise ValueError("on a Redis Cluster the RQ queue needs its own Redis: set SKALD_QUEUE_URL")
-    return event_redis(settings.redis_url, settings.redis_cluster, decode_responses=False)
+    # On a cluster, past `redis_connections` calls in flight a call waits for a turn, where
+    # redis-py's own pool failed it at once (a 503 past about 100 requests per master).
+    return event_redis(
+        settings.redis_url,
+        settings.redis_cluster,
+        settings.redis_connections,
+        POOL_WAIT_S,
+        decode_responses=False,
+    )
 
 
 def replica_wait(settings: Settings) -> ReplicaWait:
@@ -229,8 +232,11 @@ async def connect(settings: Settings) -> Skald:
         queue_redis = SyncRedis.from_url(settings.queue_redis_url)
         return skald(settings, cluster, scheduler(queue_redis, settings), queue_redis)
     queue_redis = SyncRedis.from_url(settings.queue_redis_url)
+    # Blocking: past its size a request waits for a free connection, where the default pool
+    # failed it with "Too many connections" (a 503) as soon as a hundred requests were in
+    # flight at once (found by `skald bench`).
     pool = BlockingConnectionPool.from_url(
-        settings.redis_url, max_connections=API_REDIS_CONNECTIONS, timeout=API_REDIS_POOL_WAIT_S
+        settings.redis_url, max_connections=settings.redis_connections, timeout=POOL_WAIT_S
     )
     return skald(
         settings, Redis(connection_pool=pool), scheduler(queue_redis, settings), queue_redis

@@ -7,8 +7,6 @@ import argparse
 import asyncio
 from typing import Any
 
-from redis.asyncio import Redis
-
 from service import bootstrap
 from service.core.notifying.rebuild import FeedsRebuilt
 from service.shared.settings import load_plugins
@@ -46,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     load_plugins(settings)  # the games' rules fold their events
 
     async def go() -> FeedsRebuilt:
-        redis = Redis.from_url(settings.redis_url)
+        redis = bootstrap.event_client(settings)  # one Redis, or the cluster
         try:
             return await bootstrap.rebuild_notifications(redis, settings, args.game_ids or None)
         finally:

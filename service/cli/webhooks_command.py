@@ -1,8 +1,8 @@
 """`skald webhooks add|list|remove|dead-letters|replay` and `skald dispatcher`: the operator's
 webhook endpoints and the deliveries given up on, and the dispatcher process alone.
 
-They act on Redis directly (SKALD_REDIS_URL, or the embedded Redis of a running `skald
-serve`), as the operator, so they need no admin credential.
+They act on Redis directly (SKALD_REDIS_URL, a Redis Cluster with SKALD_REDIS_CLUSTER, or the
+embedded Redis of a running `skald serve`), as the operator, so they need no admin credential.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import msgspec
-from redis.asyncio import Redis
 
 from contracts.notifications import NOTIFICATION_KINDS
 from service import bootstrap
@@ -71,7 +70,7 @@ def _with_admin(work: Callable[[WebhookAdmin], Awaitable[T]]) -> T:
     settings = resolve_settings()
 
     async def go() -> T:
-        client = Redis.from_url(settings.redis_url)
+        client = bootstrap.event_client(settings)  # one Redis, or the cluster
         try:
             return await work(bootstrap.webhook_admin(settings, client))
         finally:

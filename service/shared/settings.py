@@ -28,6 +28,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # the drain indexes then share one slot, every game script touches its game's slot only,
     # and notifications use sharded pub/sub. The RQ queue stays on its own Redis (`queue_url`).
     redis_cluster: bool = False
+    # Connections to the event Redis a process uses at once (on a cluster: its calls in flight
+    # over all the masters); a call past them waits for one (up to 10 s, then 503).
+    redis_connections: int = 256
     # A command is acknowledged only once this many replicas hold it (WAIT after its submit
     # script; 0: do not wait), else 503 and the client sends it again. docs/reliability.md.
     wait_replicas: int = 0

@@ -2,7 +2,8 @@
 (`redis-server --cluster-enabled yes`, joined by `redis-cli --cluster create`).
 
 Each node keeps an append-only file fsynced every second in its own directory. `kill_master`
-SIGKILLs the master of a slot and waits until its replica has taken over.
+SIGKILLs the master of a slot and waits until its replica has taken over; `kill` does not
+wait.
 """
 
 from __future__ import annotations
@@ -192,12 +193,17 @@ class LocalCluster:
             time.sleep(0.1)
         raise RuntimeError("the replicas did not connect to their masters")
 
+    def kill(self, port: int) -> None:
+        """SIGKILL one node and return at once (its replica takes over only after the node
+        timeout)."""
+        self.processes[port].send_signal(signal.SIGKILL)
+        self.processes[port].wait()
+
     def kill_master(self, port: int | None = None) -> int:
         """SIGKILL one master (the first one when not named); wait for its replica to take
         over. Returns the port killed."""
         victim = port if port is not None else sorted(self.masters())[0]
-        self.processes[victim].send_signal(signal.SIGKILL)
-        self.processes[victim].wait()
+        self.kill(victim)
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
             try:

@@ -4,6 +4,7 @@ its event and inbox streams, its commands hash and its views hash (keys: `keys.p
 from __future__ import annotations
 
 import functools
+import secrets
 from typing import Any, NoReturn
 
 import msgspec
@@ -48,7 +49,8 @@ class RedisEventLog(RedisGames):
         finished: bool,
         views: dict[str, bytes] | None = None,
     ) -> Head:
-        """Store a new game with its projections; GameExists if the id is taken."""
+        """Store a new game with its projections; GameExists if the id is taken (by another
+        call: this one's script run again after a lost reply finds its own game)."""
         keys = self.keys(game_id)
         head_hash = events[-1].hash if events else b""
         args: list[Any] = [
@@ -60,6 +62,7 @@ class RedisEventLog(RedisGames):
             head_hash,
             int(finished),
             len(events),
+            secrets.token_hex(8),  # this call's nonce: a retry of it is told its game is made
         ]
         for event in events:
             args += [event.data, event.hash]

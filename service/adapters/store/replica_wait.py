@@ -10,7 +10,7 @@ and the duplicate is acknowledged once it is replicated. docs/reliability.md has
 
 `WAIT` counts the writes of its own connection, so it must follow the script on the same
 connection: a pipeline of the two on one Redis; on a cluster a connection of the node that
-serves the script's slot, taken from redis-py's node pool.
+serves the script's slot, taken from redis-py's node pool (in a turn of the client's bound).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
 
+from service.adapters.redis_clients import node_connection
 from service.adapters.script_pipeline import pipelined, run_steps, script_step
 from service.adapters.store.slot_call import run_on_slot
 
@@ -88,32 +89,30 @@ class ReplicaWait:
         node = client.get_node_from_key(keys[0])
         if node is None:  # the cluster's map has no master for the slot (mid-failover)
             raise redis.exceptions.SlotNotCoveredError(f"no node serves the slot of {keys[0]!r}")
-        connection = node.acquire_connection()
-        try:
-            await connection.send_packed_command(
-                connection.pack_commands(
-                    [
-                        ("EVALSHA", script.sha, len(keys), *keys, *args),
-                        ("WAIT", self.replicas, self.timeout_ms),
-                    ]
+        async with node_connection(client, node) as connection:
+            try:
+                await connection.send_packed_command(
+                    connection.pack_commands(
+                        [
+                            ("EVALSHA", script.sha, len(keys), *keys, *args),
+                            ("WAIT", self.replicas, self.timeout_ms),
+                        ]
+                    )
                 )
-            )
-            replies = []
-            for _ in range(2):  # read both replies, even when the first is an error
-                try:
-                    replies.append(await connection.read_response())
-                except redis.exceptions.ResponseError as exc:
-                    replies.append(exc)
-        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError):
-            await connection.disconnect()
-            await client.nodes_manager.initialize()  # the slot may have a new master
-            raise
-        except RuntimeError as exc:  # uvloop: a socket closed under a connection being opened
-            await connection.disconnect()
-            await client.nodes_manager.initialize()
-            raise redis.exceptions.ConnectionError(f"the connection closed: {exc}") from exc
-        finally:
-            node.release(connection)
+                replies = []
+                for _ in range(2):  # read both replies, even when the first is an error
+                    try:
+                        replies.append(await connection.read_response())
+                    except redis.exceptions.ResponseError as exc:
+                        replies.append(exc)
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError):
+                await connection.disconnect()
+                await client.nodes_manager.initialize()  # the slot may have a new master
+                raise
+            except RuntimeError as exc:  # uvloop: a socket closed under a connection being opened
+                await connection.disconnect()
+                await client.nodes_manager.initialize()
+                raise redis.exceptions.ConnectionError(f"the connection closed: {exc}") from exc
         reply, acked = replies
         if isinstance(reply, redis.exceptions.MovedError | redis.exceptions.AskError):
             await client.nodes_manager.initialize()
