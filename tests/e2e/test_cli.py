@@ -198,6 +198,7 @@ def test_serve_with_an_open_seat_socket_closes_it_and_stops_within_its_grace_per
         with ws_connect(url) as socket:
             socket.send(json.dumps({"type": "hello", "token": token}))
             assert json.loads(socket.recv(timeout=10))["type"] == "view"
+            assert json.loads(socket.recv(timeout=10))["type"] == "turn"
             # When the server is terminated
             server.send_signal(signal.SIGTERM)
             stopping = time.monotonic()
