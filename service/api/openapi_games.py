@@ -100,7 +100,7 @@ def _msgspec_components(
         list(types.values()), schema_hook=_any_value, ref_template=REF_ROOT + "{name}"
     )
     # Through JSON and back: defaults come as Python values (a tuple default is not an array).
-    roots, components = msgspec.json.decode(msgspec.json.encode(generated))
+    roots, components = _typed_enums(msgspec.json.decode(msgspec.json.encode(generated)))
     names = {name: _prefixed(prefix, name) for name in components}
     roots, components = _renamed_refs([roots, components], names)
     for name, schema in components.items():
@@ -113,6 +113,20 @@ def _msgspec_components(
             root = ref(prefix + kind.capitalize())
         refs[kind] = root
     return refs
+
+
+def _typed_enums(node: Any) -> Any:
+    """msgspec leaves `Literal[True, False]` an enum with no type, which generators refuse
+    (openapi-python-client drops the schema): say it is a boolean."""
+    if isinstance(node, list):
+        return [_typed_enums(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    typed = {key: _typed_enums(value) for key, value in node.items()}
+    values = typed.get("enum")
+    if values and "type" not in typed and all(isinstance(v, bool) for v in values):
+        typed["type"] = "boolean"
+    return typed
 
 
 def _add(schemas: dict[str, Any], name: str, schema: dict[str, Any]) -> None:
