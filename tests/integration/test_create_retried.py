@@ -1,4 +1,5 @@
-"""A game's creation run again after its reply was lost answers the game it made.
+"""A game's creation, or a guest's join, run again after its reply was lost answers the game
+it made, or the seat it took.
 
 redis-py retries a call whose connection broke after the command was sent (on a cluster, a
 topology refresh under load closes connections in use): the create script then runs twice.
@@ -17,6 +18,8 @@ from redis.asyncio import Redis
 
 from service.adapters.store.ports import GameExists
 from service.adapters.store.redis_store import RedisEventStore
+from service.adapters.store.scripts import Scripts
+from service.adapters.store.side import Seats
 from service.shared.settings import Settings
 from tests.unit.service.store_contract import GAME, META, SEED, chained
 
@@ -78,3 +81,17 @@ async def test_another_create_of_the_same_id_is_still_refused(retried: RedisEven
     # Then the first game is left as it was
     assert [event.data for event in await retried.read(GAME)] == [b"setup-0"]
     assert await retried.seed(GAME) == SEED
+
+
+async def test_a_guests_join_run_twice_answers_the_seat_it_took(retried: RedisEventStore) -> None:
+    # Given a game with two free seats
+    await retried.create(GAME, META, SEED, chained(GAME, [b"setup-0"]), False)
+    seats = Seats(retried.redis, retried.prefix, Scripts(retried.redis))
+
+    # When a guest's join script runs twice for one call (its first reply lost)
+    taken = await seats.take(GAME, None, b"\x07" * 32, "Ada")
+
+    # Then the call is answered with the one seat it took, and the other is still free
+    assert taken[0] == 0 and taken[1] == 1
+    assert await seats.token_hashes(GAME) == {0: b"\x07" * 32}
+    assert (await seats.take(GAME, None, b"\x08" * 32, "Bo"))[0] == 1

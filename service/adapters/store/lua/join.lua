@@ -8,7 +8,8 @@
 -- A seat is taken when its token hash is stored; a player's name in the meta (`n<seat>`)
 -- without that hash means the seat's record was lost: never hand such a seat to a stranger.
 -- A player holds one seat per game: a player's join finds the seat they hold (`held`, the
--- same answer to a retry) before it takes one, in this one step. With the player's keys
+-- same answer to a retry) before it takes one, in this one step; a guest's join run again
+-- (the client library's retry after a lost reply) finds the seat its token hash took. With the player's keys
 -- (one Redis) the limit of games not over (`active`, a set) is checked and kept here too;
 -- on a cluster they live in another slot and the store keeps them in steps around this one.
 -- The index holds the member '*' once it is complete (players made before it have it built).
@@ -23,11 +24,16 @@ if meta[2] == 'finished' then
 end
 local seats = tonumber(meta[1])
 local kind = ARGV[4]
-if kind == 'player' then
+if kind ~= 'bot' then
     local stored = redis.call('HGETALL', KEYS[2])
     for i = 1, #stored, 2 do
         if stored[i + 1] == ARGV[2] then
-            return {'held', tonumber(stored[i]), #stored / 2, seats}
+            if kind == 'player' then
+                return {'held', tonumber(stored[i]), #stored / 2, seats}
+            end
+            -- A guest's token hash is new for each join: this very call ran before (a retry
+            -- after a lost reply), and took this seat.
+            return {'ok', tonumber(stored[i]), #stored / 2, seats}
         end
     end
 end
