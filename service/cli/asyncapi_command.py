@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
 from service.api import create_litestar
 from service.api.asyncapi import asyncapi_json
+from service.cli.openapi_command import write_document
 from service.shared.settings import Settings
 
 
@@ -27,9 +27,4 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the document; building the app does not connect to Redis."""
-    document = asyncapi_json(create_litestar(Settings.from_env())) + b"\n"
-    if args.output is None:
-        sys.stdout.buffer.write(document)
-    else:
-        args.output.write_bytes(document)
-    return 0
+    return write_document(args, asyncapi_json(create_litestar(Settings.from_env())))

@@ -26,9 +26,13 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the document; building the app does not connect to Redis."""
-    document = openapi_json(create_litestar(Settings.from_env())) + b"\n"
+    return write_document(args, openapi_json(create_litestar(Settings.from_env())))
+
+
+def write_document(args: argparse.Namespace, document: bytes) -> int:
+    """Write a document to `--output`, or to standard output without one."""
     if args.output is None:
-        sys.stdout.buffer.write(document)
+        sys.stdout.buffer.write(document + b"\n")
     else:
-        args.output.write_bytes(document)
+        args.output.write_bytes(document + b"\n")
     return 0

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +16,7 @@ from service.api.asyncapi import LIVE_FRAMES
 from tests.asyncapi_messages import SOCKET, AsyncApiMessages
 
 from .conftest import LiveService
-from .test_generated_clients import CLIENTS, run
+from .test_generated_clients import CLIENTS, node_tools
 
 pytestmark = pytest.mark.redis
 PARSER = CLIENTS / "node_modules" / "@asyncapi" / "parser"
@@ -32,22 +31,10 @@ def document(live_service: LiveService) -> dict[str, Any]:
     return found
 
 
-def asyncapi_parser() -> Path:
-    """The installed AsyncAPI parser (installing tests/clients' lock if needed), or a skip."""
-    if shutil.which("node") is None:
-        pytest.skip("node is not installed: the AsyncAPI parser check needs it")
-    if not PARSER.exists():
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.skip("npm is not installed: cannot install tests/clients/package-lock.json")
-        run([npm, "ci", "--no-audit", "--no-fund"], cwd=CLIENTS, timeout=600)
-    return PARSER
-
-
 def test_the_document_is_valid_for_the_asyncapi_parser(
     document: dict[str, Any], tmp_path: Path
 ) -> None:
-    asyncapi_parser()
+    node_tools(needs=PARSER)
     path = tmp_path / "asyncapi.json"
     path.write_text(json.dumps(document))
     parsed = subprocess.run(

@@ -144,11 +144,12 @@ def test_the_generated_python_client_plays_a_whole_game(
     check_outcome(outcome.to_dict(), PLAYERS)
 
 
-def node_tools() -> Path:
-    """The installed npm tools (installing them from the lock file if needed), or a skip."""
+def node_tools(needs: Path = NODE_BIN / "openapi-ts") -> Path:
+    """The installed npm tools (installing them from the lock file when `needs` is missing),
+    or a skip."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed: the TypeScript client and Spectral checks need it")
-    if not (NODE_BIN / "openapi-ts").exists():
+    if not needs.exists():
         npm = shutil.which("npm")
         if npm is None:
             pytest.skip("npm is not installed: cannot install tests/clients/package-lock.json")
