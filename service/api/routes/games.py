@@ -66,7 +66,8 @@ async def create_game(
     summary="Take a seat",
     description="Takes `seat`, or the lowest free seat when it is omitted. The reply carries "
     "the seat's token: the only time it is shown. Send it as `Authorization: Bearer <token>`. "
-    "With a player's token no token is issued (theirs opens the seat) and a player holds one "
+    "With a player's token no token is issued (`token` is empty: theirs opens the seat, and "
+    "every seat request takes it) and a player holds one "
     "seat per game: asking again answers the seat they hold (a retry is safe), asking for "
     "another is 409 `seat.already_held`. 429 `player.active_limit`: as many games not over "
     "as the player may hold. 409 `seat.reserved_for_rematch` (with `Retry-After`): a rematch "
