@@ -84,13 +84,33 @@ def openapi_document(app: Litestar) -> dict[str, Any]:
 
 
 def _close_request_bodies(schemas: dict[str, Any]) -> None:
-    """Request bodies refuse unknown fields (contracts.api.Request): say so."""
+    """Request bodies refuse unknown fields (contracts.api.Request): say so; and an optional
+    field keeps its bounds (Litestar drops a `Meta(ge=0)` under `| None`)."""
     pending: list[type] = [Request, Clock]
     while pending:
         kind = pending.pop()
         pending += kind.__subclasses__()
         if kind.__name__ in schemas:
             schemas[kind.__name__]["additionalProperties"] = False
+            _keep_optional_bounds(kind, schemas[kind.__name__])
+
+
+BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength")
+
+
+def _keep_optional_bounds(kind: type, schema: dict[str, Any]) -> None:
+    """Copy the bounds msgspec gives an optional field's value into Litestar's schema of it."""
+    _, components = msgspec.json.schema_components([kind])
+    own = components.get(kind.__name__, {}).get("properties", {})
+    for name, declared in schema.get("properties", {}).items():
+        choices = own.get(name, {}).get("anyOf", [])
+        bounded = [c for c in choices if any(bound in c for bound in BOUNDS)]
+        variants = declared.get("oneOf", [])
+        if len(bounded) != 1:
+            continue
+        for variant in variants:
+            if variant.get("type") == bounded[0].get("type"):
+                variant.update({k: v for k, v in bounded[0].items() if k in BOUNDS})
 
 
 TAG_DESCRIPTIONS = {

@@ -7,8 +7,6 @@ command that reached the inbox (it is then processed).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import secrets
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -42,6 +40,7 @@ from service.facade.checks import (
     token_hash,
 )
 from service.facade.metas import GameMetas
+from service.facade.waits import deadline_after, next_update
 from service.shared.errors import (
     Conflict,
     Forbidden,
@@ -270,17 +269,15 @@ class CommandSide:
         current = await self.outcome(game_id, command_id, seat=seat)
         if current.status != "queued" or timeout_s < MIN_WAIT_S:
             return current
-        # The wait's timeout covers the waiting only, never the subscription: a timeout that
-        # fires while the notifier's pub/sub call is half-way (a wait of a few nanoseconds
-        # fires at once) once left later requests waiting past 10 s. Subscribing is bounded
-        # by the notifier itself.
+        # The deadline covers the waiting only, never the subscription (a timeout that fired
+        # while the notifier's pub/sub call was half-way once left later requests waiting past
+        # 10 s; subscribing is bounded by the notifier itself), nor a read (`next_update`).
+        deadline = deadline_after(timeout_s)
         async with self.notifier.listen(game_id) as versions:
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(timeout_s):
-                    # Subscribed before this read: a decision published after it wakes us.
-                    while (
-                        current := await self.outcome(game_id, command_id, seat=seat)
-                    ).status == "queued":
-                        await versions.get()
-                    return current
-        return await self.outcome(game_id, command_id, seat=seat)
+            # Subscribed before this read: a decision published after it wakes us.
+            while (
+                current := await self.outcome(game_id, command_id, seat=seat)
+            ).status == "queued":
+                if not await next_update(versions, deadline):
+                    break
+        return current

@@ -8,7 +8,6 @@ subclass on bad input and `Unavailable` when Redis cannot be reached.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 from collections import OrderedDict
 from collections.abc import AsyncGenerator
@@ -36,7 +35,9 @@ from service.core.view_players import players_of, with_players
 from service.facade.checks import (
     redis_guarded,
 )
+from service.facade.command_side import MIN_WAIT_S
 from service.facade.metas import GameMetas
+from service.facade.waits import deadline_after, next_update
 from service.shared.errors import (
     Conflict,
     Forbidden,
@@ -162,16 +163,15 @@ class ReadSide:
         `timeout_s` seconds."""
         timeout_s = max(0.0, min(timeout_s, self.settings.max_wait_s))
         current = await self.turn(game_id, seat)
-        if current.version > after or timeout_s <= 0:
+        if current.version > after or timeout_s < MIN_WAIT_S:
             return current
+        deadline = deadline_after(timeout_s)
         async with self.notifier.listen(game_id) as versions:
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(timeout_s):
-                    # Subscribed before this read: a commit published after it wakes us.
-                    while (current := await self.turn(game_id, seat)).version <= after:
-                        await versions.get()
-                    return current
-        return await self.turn(game_id, seat)
+            # Subscribed before this read: a commit published after it wakes us.
+            while (current := await self.turn(game_id, seat)).version <= after:
+                if not await next_update(versions, deadline):
+                    break
+        return current
 
     @redis_guarded
     async def turn(self, game_id: str, seat: int | None) -> Turn:

@@ -28,14 +28,15 @@ class WebhookAdmin:
         self.guard = guard  # endpoints on non-public addresses are refused
 
     def check_admin(self, token: str | None) -> None:
-        """Refuse unless `token` is the configured admin credential."""
+        """Refuse unless `token` is the configured admin credential (no credential at all:
+        401, as on every route that needs one, before saying the admin API is off)."""
+        if token is None:
+            raise Unauthorized("admin.missing", "send the admin credential as a bearer token")
         if not self.settings.admin_token:
             raise Forbidden(
                 "admin.disabled", "the admin API is off: no admin credential is configured"
             )
-        if token is None or not hmac.compare_digest(
-            token.encode(), self.settings.admin_token.encode()
-        ):
+        if not hmac.compare_digest(token.encode(), self.settings.admin_token.encode()):
             raise Unauthorized("admin.invalid", "send the admin credential as a bearer token")
 
     @redis_guarded

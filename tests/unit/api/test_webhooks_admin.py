@@ -40,6 +40,9 @@ def names(api: Api) -> TableResolver:
 async def test_without_a_configured_credential_the_admin_api_refuses(api: Api) -> None:
     refused = await api.client.post("/v1/admin/webhooks", json=HOOK, headers=bearer("x"))
     assert refused.status_code == 403 and refused.json()["code"] == "admin.disabled"
+    # No credential at all is a 401, as on every route that needs one
+    missing = await api.client.get("/v1/admin/webhooks")
+    assert missing.status_code == 401 and missing.json()["code"] == "admin.missing"
 
 
 @pytest.mark.parametrize("settings_overrides", [ADMIN])
