@@ -24,7 +24,6 @@ from functools import partial
 from typing import Annotated, Any, Literal, TypeVar
 
 from litestar import Request, Response, get, post
-from litestar.background_tasks import BackgroundTask
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
@@ -255,7 +254,7 @@ async def stream_game(
         raise
     metrics = api_metrics(request)
 
-    async def messages() -> AsyncGenerator[ServerSentEventMessage, None]:
+    async def messages() -> AsyncIterator[ServerSentEventMessage]:
         metrics.streams_open.inc()
         try:
             for message in opening:
@@ -276,22 +275,7 @@ async def stream_game(
             await watching.aclose()
             await updates.aclose()
 
-    return sse_response(messages(), updates)
-
-
-def sse_response(
-    messages: AsyncGenerator[ServerSentEventMessage, None], source: AsyncGenerator[Any, None]
-) -> ServerSentEvent:
-    """An event stream of `messages`, which close `source` when they end; closed again once
-    the response is over, however it ended: a client gone before the first message leaves
-    `messages` never started, so its own cleanup never runs (the source, left open, held its
-    subscription until the garbage collector closed it, logged as an asyncio error)."""
-
-    async def end() -> None:
-        await messages.aclose()
-        await source.aclose()
-
-    return ServerSentEvent(messages, retry_duration=RECONNECT_MS, background=BackgroundTask(end))
+    return ServerSentEvent(messages(), retry_duration=RECONNECT_MS)
 
 
 @post(
