@@ -272,7 +272,8 @@ async def test_a_submit_with_a_repeated_query_parameter_changes_nothing(api: Api
     assert await stream_version(api, game_id) == before
 
 
-@pytest.mark.parametrize("route", ["stream-tickets", "start", "cancel", "resign", "rematch"])
+# (resign takes an optional body naming the caller's seat: tests/unit/api/test_player_exits.py)
+@pytest.mark.parametrize("route", ["stream-tickets", "start", "cancel", "rematch"])
 async def test_a_body_to_a_route_that_takes_none_is_a_415_problem(api: Api, route: str) -> None:
     game_id, tokens = await api.seated_game()
     response = await api.client.post(

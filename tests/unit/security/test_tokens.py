@@ -66,7 +66,7 @@ def test_tokens_are_compared_in_constant_time() -> None:
     tree = next(
         node
         for node in ast.walk(module)
-        if isinstance(node, ast.AsyncFunctionDef) and node.name == "authenticate"
+        if isinstance(node, ast.AsyncFunctionDef) and node.name == "open_seat"
     )
     calls = [ast.unparse(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)]
     compared = [ast.unparse(node) for node in ast.walk(tree) if isinstance(node, ast.Compare)]
