@@ -30,23 +30,12 @@ from service.core.notifying.dispatch import MAX_PER_DELIVERY, Dispatcher
 from service.core.notifying.signing import new_secret
 from service.shared.settings import Settings
 from tests.fakes.webhook_receiver import Receiver, serve_receiver
+from tests.integration.api.test_notifications_http import ALLOWED_FIELDS  # a body is one
 
 from .conftest import Workers, worker_env
 from .test_redis_restart import OwnRedis
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
-
-ALLOWED_FIELDS = {
-    "id",
-    "game_id",
-    "game",
-    "kind",
-    "version",
-    "seat",
-    "rank",
-    "deadline_ms",
-    "rematch_id",
-}
 
 
 @pytest.fixture
