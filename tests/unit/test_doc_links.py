@@ -1,12 +1,16 @@
 """Every relative link of the docs and the README leads somewhere: to a file of the repository
-and, with a `#fragment`, to a heading of that file, slugged as GitHub slugs headings."""
+and, with a `#fragment`, to a heading of that file, slugged as GitHub slugs headings. And the
+operations reference's settings table names every setting there is, and no other."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+import msgspec
 import pytest
+
+from service.shared.settings import ENV_PREFIX, Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
@@ -108,3 +112,13 @@ def test_a_missing_file_or_heading_is_reported(tmp_path: Path) -> None:
     broken = [entry.split(":")[0] for entry in broken_links(page, root=tmp_path)]
     # Then exactly the three broken ones are named
     assert broken == ["missing.md", "other.md#nowhere", "#nowhere"]
+
+
+def test_the_operations_reference_lists_every_setting() -> None:
+    # Given the settings table of docs/operations.md
+    page = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `(SKALD_[A-Z0-9_]+)` \|", page, flags=re.MULTILINE))
+    # When it is held against the fields of Settings
+    fields = {ENV_PREFIX + field.name.upper() for field in msgspec.structs.fields(Settings)}
+    # Then each field has its row, and no row names a setting that does not exist
+    assert listed == fields
