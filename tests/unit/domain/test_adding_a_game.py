@@ -33,7 +33,9 @@ from domain.kernel.seats import next_seat
 from service import bootstrap
 from service.api import create_app
 from service.shared.settings import Settings
+from tests.conformance import test_every_version as every_version
 from tests.conformance import test_game_protocol as conformance
+from tests.conformance import test_turn_rules as turn_rules
 from tests.fakes.scheduler import RecordingScheduler
 
 REPOSITORY = Path(__file__).parents[3]
@@ -327,6 +329,12 @@ def test_the_greedy_bot_takes_the_last_stones_when_it_can() -> None:
 def test_the_game_passes_the_conformance_checks(config: PileConfig, seed: int) -> None:
     conformance.test_random_game_obeys_the_protocol(GAME, config, seed)
     conformance.test_setup_is_a_pure_function_of_config_and_seed(GAME, config, seed)
+    conformance.test_a_stored_opening_sets_up_again_as_recorded(GAME, config, seed)
+
+
+def test_the_game_passes_the_shared_turn_rules_and_every_version_checks() -> None:
+    turn_rules.test_every_game_refuses_out_of_turn_and_after_the_end_with_the_shared_codes(GAME)
+    every_version.test_every_version_of_a_game_can_be_viewed(GAME)
 
 
 @pytest.fixture
