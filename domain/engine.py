@@ -52,7 +52,8 @@ from domain.errors import IllegalCommand
 
 @runtime_checkable
 class Game(Protocol):
-    """The module-level API of one game (each game package exposes an object like this)."""
+    """The module-level API of one game (each game package exposes an object like this; the
+    built-in games build theirs on `domain.kernel.rules_game.RulesGame`)."""
 
     name: str
     rules_version: str

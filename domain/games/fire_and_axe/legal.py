@@ -82,6 +82,11 @@ def _commands(
     return commands
 
 
+def to_act(state: FireAndAxeState) -> list[int]:
+    """The current player, or nobody once the game is over."""
+    return [] if state.turn is None or state.ended else [state.turn.seat]
+
+
 def legal_commands(state: FireAndAxeState, seat: int) -> list[Command]:
     """Every command `seat` may send now, in a stable order."""
     if state.turn is None or state.turn.seat != seat:

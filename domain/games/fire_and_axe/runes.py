@@ -116,7 +116,7 @@ def _check_change_in_demand(state: FireAndAxeState, seat: int, command: PlayRune
 def change_in_demand(tape: Tape, seat: int, command: PlayRune) -> None:
     """The good in demand returns to the stockpile; the named one replaces it."""
     assert command.good is not None
-    tape.add(DemandChanged(seat=seat, good=command.good))
+    tape.emit(DemandChanged(seat=seat, good=command.good))
 
 
 def _check_fair_wind(state: FireAndAxeState, seat: int, command: PlayRune) -> None:
@@ -127,7 +127,7 @@ def _check_fair_wind(state: FireAndAxeState, seat: int, command: PlayRune) -> No
 def fair_wind(tape: Tape, seat: int, command: PlayRune) -> None:
     """The Sailing slider moves back 2 (not below 0); covered skulls stay covered."""
     sailing = max(0, tape.turn.sailing - FAIR_WIND_DAYS)
-    tape.add(SailingReduced(seat=seat, sailing=sailing))
+    tape.emit(SailingReduced(seat=seat, sailing=sailing))
 
 
 def _check_recruits(state: FireAndAxeState, seat: int, command: PlayRune) -> None:
@@ -138,7 +138,7 @@ def _check_recruits(state: FireAndAxeState, seat: int, command: PlayRune) -> Non
 def recruits(tape: Tape, seat: int, command: PlayRune) -> None:
     """Up to 2 crewmembers from the supply into open slots (as many as fit)."""
     count = min(RECRUITS, free_slots(tape.state, seat), crew_supply(tape.state, seat))
-    tape.add(CrewRecruited(seat=seat, count=count))
+    tape.emit(CrewRecruited(seat=seat, count=count))
 
 
 def _check_unrest(state: FireAndAxeState, seat: int, command: PlayRune) -> None:
@@ -152,7 +152,7 @@ def unrest(tape: Tape, seat: int, command: PlayRune) -> None:
     Decision 18: the last crewmember aboard may settle; the longship is then wrecked."""
     port = tape.state.players[seat].location
     owner = tape.state.settlements[port]
-    tape.add(SettlementOverthrown(seat=seat, owner=owner, port=port))
+    tape.emit(SettlementOverthrown(seat=seat, owner=owner, port=port))
     if tape.state.players[seat].crew == 0:
         wreck(tape, seat)
 
@@ -185,7 +185,7 @@ def prepare_attack(tape: Tape, seat: int, command: PlayRune) -> None:
     """War Cry (+1 to every die) or Shield Wall (failed dice cost no crew) for the next
     attack in this port; sailing away loses it."""
     port = tape.state.players[seat].location
-    tape.add(AttackPrepared(seat=seat, port=port, rune=command.rune))
+    tape.emit(AttackPrepared(seat=seat, port=port, rune=command.rune))
 
 
 def _check_rival(state: FireAndAxeState, seat: int, command: PlayRune) -> None:
@@ -208,14 +208,14 @@ def _check_plunder(state: FireAndAxeState, seat: int, command: PlayRune) -> None
 def plunder(tape: Tape, seat: int, command: PlayRune) -> None:
     """One good of another player's longship in a port goes back to the stockpile."""
     assert command.target is not None and command.good is not None
-    tape.add(ItemLost(seat=command.target, item=command.good, reason="plunder"))
+    tape.emit(ItemLost(seat=command.target, item=command.good, reason="plunder"))
 
 
 def fortune_of_war(tape: Tape, seat: int, command: PlayRune) -> None:
     """The treasure of the town just raided pays double."""
     pending = tape.turn.pending
     assert pending is not None and pending.port is not None
-    tape.add(TreasureCollected(seat=seat, port=pending.port, points=2 * pending.treasure))
+    tape.emit(TreasureCollected(seat=seat, port=pending.port, points=2 * pending.treasure))
 
 
 def _check_desertion(state: FireAndAxeState, seat: int, command: PlayRune) -> None:
@@ -228,7 +228,7 @@ def _check_desertion(state: FireAndAxeState, seat: int, command: PlayRune) -> No
 def desertion(tape: Tape, seat: int, command: PlayRune) -> None:
     """One crewmember of another player's longship returns to its owner's supply."""
     assert command.target is not None
-    tape.add(ItemLost(seat=command.target, item="crew", reason="desertion"))
+    tape.emit(ItemLost(seat=command.target, item="crew", reason="desertion"))
 
 
 EFFECTS: dict[RuneKind, RuneEffect] = {
@@ -272,9 +272,9 @@ def check_play_rune(state: FireAndAxeState, seat: int, command: PlayRune) -> Non
 
 
 def _discard(tape: Tape, seat: int, rune: RuneKind, dial: int, played: bool) -> None:
-    tape.add(RunePlayed(seat=seat, rune=rune, played=played))
+    tape.emit(RunePlayed(seat=seat, rune=rune, played=played))
     if dial:
-        tape.add(DialTurned(seat=seat, blue=turned(tape.state.blue, dial)))
+        tape.emit(DialTurned(seat=seat, blue=turned(tape.state.blue, dial)))
 
 
 def perform_play_rune(tape: Tape, seat: int, command: PlayRune) -> bool:

@@ -41,13 +41,13 @@ def complete_sagas(tape: Tape, seat: int) -> None:
     if not done:
         return
     for space, saga in done:
-        tape.add(SagaCompleted(seat=seat, saga=saga, space=space, points=DATA.sagas[saga].points))
+        tape.emit(SagaCompleted(seat=seat, saga=saga, space=space, points=DATA.sagas[saga].points))
     for space, _ in done:
         refill(tape, space)
     if tape.state.final_holder is None and not tape.state.saga_deck:
-        tape.add(FinalRoundTokensTaken(seat=seat))
+        tape.emit(FinalRoundTokensTaken(seat=seat))
     if not tape.state.saga_deck and all(saga is None for saga in tape.state.saga_spaces):
-        tape.add(GameEnded(reason="last_saga"))
+        tape.emit(GameEnded(reason="last_saga"))
 
 
 def refill(tape: Tape, space: int) -> None:
@@ -55,10 +55,10 @@ def refill(tape: Tape, space: int) -> None:
     while tape.state.saga_deck:
         top = tape.state.saga_deck[0]
         if fulfilled(tape.state, top):
-            tape.add(SagaDiscarded(saga=top))
+            tape.emit(SagaDiscarded(saga=top))
             continue
         era = DATA.sagas[top].era
         if era > tape.state.era:
-            tape.add(EraBegan(era=era))
-        tape.add(SagaRevealed(saga=top, space=space))
+            tape.emit(EraBegan(era=era))
+        tape.emit(SagaRevealed(saga=top, space=space))
         return

@@ -7,9 +7,10 @@ package's README).
 
 from __future__ import annotations
 
-from contracts.outcome import Outcome, PlayerScore
+from contracts.outcome import Outcome
 from domain.games.fire_and_axe.data import AXE_POINTS_PER_TOWN, DATA, SAGA_SET_POINTS
 from domain.games.fire_and_axe.state import FireAndAxeState
+from domain.kernel.ranking import ranked
 
 IN_PLAY_RULES = ("starting_bonus", "trade", "treasure", "saga_bonus")
 TIE_BROKEN_BY_SAGAS = "more saga cards"
@@ -74,22 +75,9 @@ def outcome(state: FireAndAxeState) -> Outcome | None:
     """Final scores and ranking once the game is over; None before."""
     if not state.ended:
         return None
-    points = breakdowns(state)
-    totals = [sum(entry.values()) for entry in points]
-    keys = [(total, len(player.sagas)) for total, player in zip(totals, state.players, strict=True)]
-    scores = [
-        PlayerScore(
-            seat=seat,
-            total=totals[seat],
-            breakdown=points[seat],
-            rank=1 + sum(1 for other in keys if other > keys[seat]),
-        )
-        for seat in range(len(state.players))
-    ]
-    winners = [score.seat for score in scores if score.rank == 1]
-    tie_break = ""
-    if len(winners) > 1:
-        tie_break = SHARED_VICTORY
-    elif sum(1 for total in totals if total == max(totals)) > 1:
-        tie_break = TIE_BROKEN_BY_SAGAS
-    return Outcome(scores=scores, winners=winners, tie_break=tie_break)
+    return ranked(
+        breakdowns(state),
+        [(len(player.sagas),) for player in state.players],
+        shared_victory=SHARED_VICTORY,
+        tie_broken=TIE_BROKEN_BY_SAGAS,
+    )

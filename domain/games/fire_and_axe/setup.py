@@ -130,3 +130,10 @@ def setup(config: GameConfig, chance: Chance, revision: int = CURRENT_REVISION) 
     ]
     events.append(TurnBegan(seat=first_seat, sits_out=False))
     return events
+
+
+def setup_as_recorded(config: GameConfig, chance: Chance, first: Event) -> list[Event]:
+    """The opening events of a stored game whose first event is `first`: under the rules
+    revision it records."""
+    revision = first.revision if isinstance(first, TableSetUp) else CURRENT_REVISION
+    return setup(config, chance, revision)

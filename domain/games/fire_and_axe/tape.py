@@ -1,4 +1,4 @@
-"""Events being decided, applied to a scratch copy as they are written.
+"""Events being decided, applied to a scratch copy as they are emitted (a `Recorder`).
 
 A command's later rules see what its earlier events did (a Saga checked after a Settlement,
 a turn passed after a wreck), and the state the caller holds is never changed.
@@ -6,25 +6,19 @@ a turn passed after a wreck), and the state the caller holds is never changed.
 
 from __future__ import annotations
 
-from contracts.base import Event
 from domain.chance import Chance
 from domain.games.fire_and_axe.evolve import evolve
 from domain.games.fire_and_axe.state import FireAndAxeState, Turn
+from domain.kernel.recorder import Recorder
 
 
-class Tape:
-    """The events of one decision and the state they lead to."""
+class Tape(Recorder[FireAndAxeState]):
+    """The events of one decision, the state they lead to, and the chance they draw from."""
 
     def __init__(self, state: FireAndAxeState, chance: Chance) -> None:
-        self.state = state.copy()
+        super().__init__(state.copy(), evolve)
         self.chance = chance
-        self.events: list[Event] = []
         self._next_draw = state.draws
-
-    def add(self, event: Event) -> None:
-        """Record an event and apply it."""
-        self.events.append(event)
-        self.state = evolve(self.state, event)
 
     def draw(self, n: int) -> tuple[int, int]:
         """The next numbered draw, uniform in range(n): (value, draw index).

@@ -67,7 +67,7 @@ def perform_trade(tape: Tape, seat: int, command: Trade) -> bool:
     """The good goes into the port, for VP."""
     port = tape.state.players[seat].location
     points = trade_points(tape.state, port, command.good)
-    tape.add(Traded(seat=seat, port=port, good=command.good, points=points))
+    tape.emit(Traded(seat=seat, port=port, good=command.good, points=points))
     return False
 
 
@@ -111,7 +111,7 @@ def perform_raid(tape: Tape, seat: int) -> bool:
     value, draw = tape.draw(DIE_FACES)
     roll = value + 1
     success = roll > target
-    tape.add(
+    tape.emit(
         RaidRolled(
             seat=seat,
             port=port,
@@ -124,15 +124,15 @@ def perform_raid(tape: Tape, seat: int) -> bool:
     )
     if success:
         size, treasure = state.towns[port]
-        tape.add(TownTaken(seat=seat, port=port, size=size, treasure=treasure))
+        tape.emit(TownTaken(seat=seat, port=port, size=size, treasure=treasure))
         if not tape.state.conflict_runes:
-            tape.add(TreasureCollected(seat=seat, port=port, points=treasure))
+            tape.emit(TreasureCollected(seat=seat, port=port, points=treasure))
         return False
     if tape.state.players[seat].crew == 0:
         wreck(tape, seat)
         return True
     if tape.turn.raid_rolls >= MAX_RAID_ROLLS:
-        tape.add(RaidEnded(seat=seat, port=port))
+        tape.emit(RaidEnded(seat=seat, port=port))
     return False
 
 
@@ -147,7 +147,7 @@ def perform_stop_raid(tape: Tape, seat: int) -> bool:
     """Break off the Raid."""
     pending = tape.turn.pending
     assert pending is not None and pending.port is not None
-    tape.add(RaidEnded(seat=seat, port=pending.port))
+    tape.emit(RaidEnded(seat=seat, port=pending.port))
     return False
 
 
@@ -162,7 +162,7 @@ def perform_take_treasure(tape: Tape, seat: int) -> bool:
     """The treasure's VP."""
     pending = tape.turn.pending
     assert pending is not None and pending.port is not None
-    tape.add(TreasureCollected(seat=seat, port=pending.port, points=pending.treasure))
+    tape.emit(TreasureCollected(seat=seat, port=pending.port, points=pending.treasure))
     return False
 
 
@@ -199,7 +199,7 @@ def perform_settle(tape: Tape, seat: int, command: Settle) -> bool:
     rolls = tuple(value + 1 for value, _ in drawn)
     failures = sum(1 for roll in rolls if roll <= target)
     success = failures < len(rolls)
-    tape.add(
+    tape.emit(
         SettleRolled(
             seat=seat,
             port=port,
@@ -215,7 +215,7 @@ def perform_settle(tape: Tape, seat: int, command: Settle) -> bool:
         wreck(tape, seat)
         return True
     if success and crew > 1:
-        tape.add(SettlementMade(seat=seat, port=port))
+        tape.emit(SettlementMade(seat=seat, port=port))
     return False
 
 
@@ -231,8 +231,8 @@ def perform_confirm_settlement(tape: Tape, seat: int, command: ConfirmSettlement
     pending = tape.turn.pending
     assert pending is not None and pending.port is not None
     if not command.settle:
-        tape.add(SettlementDeclined(seat=seat, port=pending.port))
+        tape.emit(SettlementDeclined(seat=seat, port=pending.port))
         return False
-    tape.add(SettlementMade(seat=seat, port=pending.port))
+    tape.emit(SettlementMade(seat=seat, port=pending.port))
     wreck(tape, seat)
     return True

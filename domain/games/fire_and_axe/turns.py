@@ -11,13 +11,14 @@ from contracts.games.fire_and_axe import (
 )
 from domain.games.fire_and_axe.state import sits_out
 from domain.games.fire_and_axe.tape import Tape
+from domain.kernel.seats import next_seat
 
 FINAL_ROUND_TOKENS = 3
 
 
 def wreck(tape: Tape, seat: int) -> None:
     """The last crewmember is gone: goods discarded, longship to the Wintering Zone."""
-    tape.add(Wrecked(seat=seat, goods=tuple(tape.state.players[seat].goods)))
+    tape.emit(Wrecked(seat=seat, goods=tuple(tape.state.players[seat].goods)))
 
 
 def pass_turn(tape: Tape) -> None:
@@ -29,26 +30,26 @@ def pass_turn(tape: Tape) -> None:
     """
     seat = tape.turn.seat
     last_turn = tape.turn.last_turn
-    tape.add(TurnPassed(seat=seat))
+    tape.emit(TurnPassed(seat=seat))
     if last_turn:
-        tape.add(GameEnded(reason="final_rounds"))
+        tape.emit(GameEnded(reason="final_rounds"))
         return
     state = tape.state
     players = len(state.players)
     for _ in range(players):
-        seat = (seat + 1) % players
+        seat = next_seat(seat, players)
         if seat == state.first_seat and state.round == state.round_limit:
-            tape.add(GameEnded(reason="round_limit"))
+            tape.emit(GameEnded(reason="round_limit"))
             return
         out = sits_out(tape.state, seat)
-        tape.add(TurnBegan(seat=seat, sits_out=out))
+        tape.emit(TurnBegan(seat=seat, sits_out=out))
         if tape.state.final_holder == seat and tape.state.final_placed < FINAL_ROUND_TOKENS:
-            tape.add(FinalRoundTokenPlaced(seat=seat, placed=tape.state.final_placed + 1))
+            tape.emit(FinalRoundTokenPlaced(seat=seat, placed=tape.state.final_placed + 1))
         if not out:
             return
         last_turn = tape.turn.last_turn
-        tape.add(TurnPassed(seat=seat))
+        tape.emit(TurnPassed(seat=seat))
         if last_turn:
-            tape.add(GameEnded(reason="final_rounds"))
+            tape.emit(GameEnded(reason="final_rounds"))
             return
-    tape.add(GameEnded(reason="everyone_sits_out"))
+    tape.emit(GameEnded(reason="everyone_sits_out"))

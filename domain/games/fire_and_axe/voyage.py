@@ -68,7 +68,7 @@ def check_load(state: FireAndAxeState, seat: int, command: Load) -> None:
 
 def perform_load(tape: Tape, seat: int, command: Load) -> bool:
     """One item aboard, one Day of Preparation."""
-    tape.add(Loaded(seat=seat, item=command.item))
+    tape.emit(Loaded(seat=seat, item=command.item))
     return False
 
 
@@ -85,7 +85,7 @@ def check_leave_wintering(state: FireAndAxeState, seat: int, command: LeaveWinte
 
 def perform_leave_wintering(tape: Tape, seat: int, command: LeaveWintering) -> bool:
     """The free move to a Homeland."""
-    tape.add(LeftWintering(seat=seat, homeland=command.homeland))
+    tape.emit(LeftWintering(seat=seat, homeland=command.homeland))
     return False
 
 
@@ -106,8 +106,8 @@ def perform_draw_rune(tape: Tape, seat: int, command: DrawRune) -> bool:
     if not tape.state.rune_deck:
         draws = Draws(tape.chance, tape.state.draws)
         order = shuffled(sorted(tape.state.rune_discards), draws)
-        tape.add(RuneDeckReshuffled(order=tuple(order), draws=tuple(draws.indices)))
-    tape.add(RuneDrawn(seat=seat, rune=tape.state.rune_deck[0], action=True))
+        tape.emit(RuneDeckReshuffled(order=tuple(order), draws=tuple(draws.indices)))
+    tape.emit(RuneDrawn(seat=seat, rune=tape.state.rune_deck[0], action=True))
     return False
 
 
@@ -142,7 +142,7 @@ def perform_sail(tape: Tape, seat: int, command: Sail) -> bool:
     turn = tape.turn
     excess = turn.sailing + 1 - clear_days(tape.state.blue, DATA.zone[command.to])
     skulls = new_skulls(turn.skulls, excess)
-    tape.add(Sailed(seat=seat, to=command.to, excess=excess, skulls=skulls))
+    tape.emit(Sailed(seat=seat, to=command.to, excess=excess, skulls=skulls))
     return settle_losses(tape, seat)
 
 
@@ -160,7 +160,7 @@ def settle_losses(tape: Tape, seat: int) -> bool:
         items = items_aboard(tape, seat)
         if len(set(items)) > 1 and len(items) > pending.losses:
             return False
-        tape.add(ItemLost(seat=seat, item=items[-1], reason="weather"))
+        tape.emit(ItemLost(seat=seat, item=items[-1], reason="weather"))
         if tape.state.players[seat].crew == 0:
             wreck(tape, seat)
             return True
@@ -180,7 +180,7 @@ def check_choose_loss(state: FireAndAxeState, seat: int, command: ChooseLoss) ->
 
 def perform_choose_loss(tape: Tape, seat: int, command: ChooseLoss) -> bool:
     """Cover a skull with the chosen item; the rest follow when there is no choice left."""
-    tape.add(ItemLost(seat=seat, item=command.item, reason="weather"))
+    tape.emit(ItemLost(seat=seat, item=command.item, reason="weather"))
     if tape.state.players[seat].crew == 0:
         wreck(tape, seat)
         return True
@@ -195,7 +195,7 @@ def check_winter(state: FireAndAxeState, seat: int) -> None:
 def perform_winter(tape: Tape, seat: int) -> bool:
     """Keep one crewmember, discard the rest and every good; the turn ends."""
     player = tape.state.players[seat]
-    tape.add(Wintered(seat=seat, crew_discarded=player.crew - 1, goods=tuple(player.goods)))
+    tape.emit(Wintered(seat=seat, crew_discarded=player.crew - 1, goods=tuple(player.goods)))
     return True
 
 

@@ -37,6 +37,7 @@ from domain.games.fjords.state import (
 )
 from domain.games.fjords.tiles import TileSet
 from domain.games.fjords.variants import bag_for, starting_runes
+from domain.kernel import recorder
 
 
 def evolve(state: FjordsState | None, event: Event, tiles: TileSet) -> FjordsState:
@@ -218,11 +219,6 @@ _APPLY: dict[type, Callable[[FjordsState, Any], None]] = {
 }
 
 
-# The handlers of a started game's events, by event type (every event but GameStarted and
-# MatchGameStarted): FjordsGame.evolve calls them directly, one call less per replayed event.
-EVENT_HANDLERS = _APPLY
-
-
 def _supply(state: FjordsState, seat: int, colour: str) -> Supply:
     for supply in state.supplies[seat]:
         if supply.colour == colour:
@@ -230,25 +226,26 @@ def _supply(state: FjordsState, seat: int, colour: str) -> Supply:
     raise ValueError(f"seat {seat} plays no {colour} pieces")
 
 
-class Recorder:
+class Recorder(recorder.Recorder[FjordsState]):
     """Collects the events `decide` emits and applies each to a working copy at once.
 
     Later steps of the same command (the refill, the redraw check, who is out) then read the
     state exactly as the fold will have it, so decide and evolve cannot disagree.
     """
 
-    def __init__(self, state: FjordsState | None, tiles: TileSet) -> None:
-        self._state = state
-        self._tiles = tiles
-        self.events: list[Event] = []
+    def __init__(self, state: FjordsState, tiles: TileSet) -> None:
+        super().__init__(state, evolver(tiles))
 
-    @property
-    def state(self) -> FjordsState:
-        """The working state after every event emitted so far."""
-        assert self._state is not None, "no GameStarted emitted yet"
-        return self._state
 
-    def emit(self, event: Event) -> None:
-        """Record an event and apply it to the working state."""
-        self.events.append(event)
-        self._state = evolve(self._state, event, self._tiles)
+def evolver(tiles: TileSet) -> Callable[[FjordsState | None, Event], FjordsState]:
+    """`evolve` over `tiles`, a started game's events going straight to their handler: one call
+    and one type test fewer per event than through `evolve` (replay speed is fold speed)."""
+
+    def evolve_over_tiles(state: FjordsState | None, event: Event) -> FjordsState:
+        apply = _APPLY.get(type(event))
+        if apply is None or state is None:
+            return evolve(state, event, tiles)
+        apply(state, event)
+        return state
+
+    return evolve_over_tiles

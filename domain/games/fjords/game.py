@@ -1,11 +1,11 @@
-"""The Fjords game object: the protocol of domain/engine.py over this package's rules."""
+"""The Fjords game object: its metadata, and the rules of this package over a tile set."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from functools import partial
 
-from contracts.base import Command, Event, GameConfig
+from contracts.base import GameConfig
 from contracts.games.fjords import (
     RUNE_NAMES,
     FjordsCommand,
@@ -13,17 +13,13 @@ from contracts.games.fjords import (
     FjordsEvent,
     FjordsView,
 )
-from contracts.outcome import Outcome
-from domain.bots import GreedyBot
-from domain.chance import Chance
-from domain.games.fjords import decide as rules
-from domain.games.fjords import legal, render, scoring, views
-from domain.games.fjords import setup as opening
-from domain.games.fjords.evolve import EVENT_HANDLERS, evolve, fold
+from domain.games.fjords import decide, legal, render, scoring, setup, views
+from domain.games.fjords.evolve import evolver, fold
 from domain.games.fjords.greedy import greedy_bot
 from domain.games.fjords.state import FjordsState
 from domain.games.fjords.tiles import TileSet, load_tile_set
 from domain.games.fjords.variants import PRESETS, preset_config
+from domain.kernel.rules_game import Rules, RulesGame
 
 # Changes with any rule that changes events or scores (2: the Water rune's coastline, decision
 # 11 in this package's README), so a stored game is never scored under rules it was not played
@@ -31,21 +27,46 @@ from domain.games.fjords.variants import PRESETS, preset_config
 RULES_EDITION = "fjords-2021.2"
 
 
-class FjordsGame:
+def rules_over(tiles: TileSet) -> Rules[FjordsState]:
+    """The rules of this package played with `tiles`."""
+    return Rules(
+        setup=partial(setup.setup, tiles=tiles),
+        decide=partial(decide.decide, tiles=tiles),
+        evolve=evolver(tiles),
+        fold=partial(fold, tiles=tiles),
+        copy_state=FjordsState.copy,
+        legal_commands=partial(legal.legal_commands, tiles=tiles),
+        candidate_commands=partial(legal.candidate_commands, tiles=tiles),
+        # The seat whose turn it is.
+        to_act=views.to_act,
+        # The table without the bag's content; every event is a public fact.
+        view=partial(views.view, tiles=tiles),
+        visible_event=views.visible_event,
+        # A copy with other tiles in the bag.
+        scramble_hidden=partial(views.scramble_hidden, tiles=tiles),
+        # Final scores once every seat is out (Classic: once the match's third game is).
+        outcome=scoring.outcome,
+        render_text=partial(render.render_text, tiles=tiles),
+        greedy_bot=greedy_bot,
+    )
+
+
+class FjordsGame(RulesGame[FjordsState]):
     """Fjords (Grail Games 2021) over a tile set: the shipped one, or a test's own."""
 
     name = "fjords"
     config_type: type[GameConfig] = FjordsConfig
-    command_type: Any = FjordsCommand
-    event_type: Any = FjordsEvent
-    view_type: Any = FjordsView
+    command_type = FjordsCommand
+    event_type = FjordsEvent
+    view_type = FjordsView
     # No passing: every Exploration and Settlement turn places a piece (or a rune).
-    may_pass: bool = False
+    may_pass = False
 
     def __init__(self, tiles: TileSet) -> None:
         self.tiles = tiles
         # A new tile set changes the rules a stored game replays under.
         self.rules_version = f"{RULES_EDITION}/{tiles.name}"
+        self.rules = rules_over(tiles)
 
     def rating_variant(self, config: Mapping[str, object]) -> str:
         """`base`, `epic` or `classic`: rune stones are not a variant (they are many small
@@ -65,77 +86,6 @@ class FjordsGame:
             FjordsConfig(players=2, variant="epic", runes=every_rune),
             FjordsConfig(players=2, variant="classic"),
         ]
-
-    def setup(self, config: GameConfig, chance: Chance) -> list[Event]:
-        """The opening events: players, starting tiles, row of 4, starting player."""
-        return opening.setup(config, chance, self.tiles)
-
-    def decide(
-        self, state: FjordsState, command: Command, seat: int, chance: Chance
-    ) -> list[Event]:
-        """The events of a legal command; IllegalCommand with a `fjords.` code otherwise.
-
-        The seat is the one to act: `domain.engine.decide` has checked the turn rules."""
-        return rules.decide(state, command, seat, chance, self.tiles)
-
-    def evolve(self, state: FjordsState | None, event: Event) -> FjordsState:
-        """Apply one event; never validates."""
-        # Replay speed is fold speed: a started game's events go straight to their handler,
-        # one call and one type test fewer per replayed event than through `evolve`.
-        apply = EVENT_HANDLERS.get(type(event))
-        if apply is None or state is None:
-            return evolve(state, event, self.tiles)
-        apply(state, event)
-        return state
-
-    def fold(self, state: FjordsState | None, events: Iterable[Event]) -> FjordsState | None:
-        """Apply events in order: what `evolve` does to each, without a call per event."""
-        return fold(state, events, self.tiles)
-
-    def copy_state(self, state: FjordsState) -> FjordsState:
-        """An independent copy."""
-        return state.copy()
-
-    def legal_commands(self, state: FjordsState, seat: int) -> list[Command]:
-        """Every legal command of the seat (see `legal`)."""
-        return legal.legal_commands(state, seat, self.tiles)
-
-    def to_act(self, state: FjordsState) -> list[int]:
-        """The seat whose turn it is."""
-        return views.to_act(state)
-
-    def view(self, state: FjordsState, seat: int | None) -> FjordsView:
-        """The table without the bag's content."""
-        return views.view(state, seat, self.tiles)
-
-    def outcome(self, state: FjordsState) -> Outcome | None:
-        """Final scores once every seat is out (Classic: once the match's third game is)."""
-        return scoring.outcome(state)
-
-    def render_text(self, state: FjordsState) -> str:
-        """A text drawing of the table."""
-        return render.render_text(state, self.tiles)
-
-    def candidate_commands(self, state: FjordsState, seat: int) -> list[Command]:
-        """Legal and near-legal commands, for refusal tests."""
-        return legal.candidate_commands(state, seat, self.tiles)
-
-    def visible_event(self, event: Event, seat: int | None) -> Event | None:
-        """Every Fjords event is a public fact (see `views.visible_event`)."""
-        return views.visible_event(event, seat)
-
-    def scramble_hidden(self, state: FjordsState, seat: int | None, chance: Chance) -> FjordsState:
-        """A copy with other tiles in the bag."""
-        return views.scramble_hidden(state, seat, chance, self.tiles)
-
-    def greedy_bot(self, seed: bytes) -> GreedyBot:
-        """The stand-in bot: greedy on the seat's immediate score (see `greedy`)."""
-        return greedy_bot(seed)
-
-    def pass_command(self, state: Any, seat: int) -> Command | None:
-        """None: the rules never let a seat pass."""
-        del state, seat
-        return None
 
 
 GAME = FjordsGame(load_tile_set())

@@ -24,6 +24,7 @@ from domain.games.fjords.state import FjordsState
 from domain.games.fjords.targets import plains_neighbours
 from domain.games.fjords.variants import MATCH_GAMES
 from domain.hexgrid import Hex
+from domain.kernel.seats import seats_from
 
 
 def reachable_vacant_tiles(state: FjordsState, seat: int) -> set[Hex]:
@@ -61,7 +62,7 @@ def undisputed_tiles(state: FjordsState, seat: int) -> int:
 def settlement_order(state: FjordsState) -> list[int]:
     """Seats in turn order at the beginning of the Settlement Phase."""
     starter = state.settlement_starter if state.settlement_starter is not None else 0
-    return [(starter + step) % state.players for step in range(state.players)]
+    return seats_from(starter, state.players)
 
 
 def breakdowns(state: FjordsState) -> list[dict[str, int]]:

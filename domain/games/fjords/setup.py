@@ -12,7 +12,7 @@ from contracts.base import Event, GameConfig
 from contracts.games.fjords import FjordsConfig, GameStarted, TilePlaced
 from domain.chance import Chance
 from domain.errors import IllegalCommand
-from domain.games.fjords.evolve import Recorder
+from domain.games.fjords.evolve import Recorder, evolve
 from domain.games.fjords.exploration import ROW_SIZE, draw_tile, start_exploration_turn
 from domain.games.fjords.tiles import TileSet
 from domain.games.fjords.variants import resolve_options, seat_colours
@@ -26,24 +26,22 @@ def setup(config: GameConfig, chance: Chance, tiles: TileSet) -> list[Event]:
     if not isinstance(config, FjordsConfig):
         raise IllegalCommand("fjords.config.invalid", "Expected a Fjords config.")
     options = resolve_options(config)
-    record = Recorder(None, tiles)
-    record.emit(
-        GameStarted(
-            players=options.players,
-            variant=options.variant,
-            runes=options.runes,
-            colours=seat_colours(options),
-            first_player=chance.below(0, options.players),
-            first_player_draw=0,
-            preset=options.preset,
-        )
+    started = GameStarted(
+        players=options.players,
+        variant=options.variant,
+        runes=options.runes,
+        colours=seat_colours(options),
+        first_player=chance.below(0, options.players),
+        first_player_draw=0,
+        preset=options.preset,
     )
+    record = Recorder(evolve(None, started, tiles), tiles)
     lay_starting_tiles(record, tiles)
     if options.variant != "classic":
         for _ in range(ROW_SIZE):
             draw_tile(record, chance)
         start_exploration_turn(record, chance, tiles)
-    return record.events
+    return [started, *record.events]
 
 
 def lay_starting_tiles(record: Recorder, tiles: TileSet) -> None:

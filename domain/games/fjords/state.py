@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from contracts.games.fjords import Phase, PieceKind, TilePlaced
 from domain.hexgrid import Hex
+from domain.kernel.seats import next_seat_where
 
 # Seat colours, as the rule book's examples name the players.
 COLOURS: tuple[str, ...] = ("white", "yellow", "purple", "black")
@@ -144,11 +145,8 @@ class FjordsState:
 
     def next_in(self, after: int) -> int | None:
         """The first seat after `after` in turn order (clockwise) that is not out, or None."""
-        for step in range(1, self.players + 1):
-            seat = (after + step) % self.players
-            if not self.out[seat]:
-                return seat
-        return None
+        out = self.out
+        return next_seat_where(after, self.players, lambda seat: not out[seat])
 
 
 def starting_supplies(colours: list[list[str]]) -> list[list[Supply]]:

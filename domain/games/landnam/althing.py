@@ -36,6 +36,7 @@ from domain.games.landnam.components import ALTHING_CARDS
 from domain.games.landnam.requirements import require_card, require_phase
 from domain.games.landnam.state import Althing, Case, LandnamState, Suit
 from domain.games.landnam.work import Work
+from domain.kernel.seats import seats_from
 
 
 def _althing(state: LandnamState) -> Althing:
@@ -54,8 +55,7 @@ def open_althing(work: Work) -> None:
     """Step 1: the active player and every player without fate cards draw one; then step 2."""
     state = work.state
     active = state.turn.seat
-    count = len(state.players)
-    order = [(active + k) % count for k in range(count)]
+    order = seats_from(active, len(state.players))
     drawing = [seat for seat in order if seat == active or not state.players[seat].fate]
     for seat in drawing:
         work.draw_fate(seat)
@@ -182,9 +182,7 @@ def next_pleader(work: Work) -> None:
     state = work.state
     althing = _althing(state)
     assert althing.starter is not None
-    count = len(state.players)
-    for k in range(count):
-        seat = (althing.starter + k) % count
+    for seat in seats_from(althing.starter, len(state.players)):
         if seat not in althing.done and remaining_cases(state, seat):
             work.emit(PhaseBegan(phase="cases", seat=seat))
             return

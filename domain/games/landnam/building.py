@@ -40,6 +40,7 @@ from domain.games.landnam.movement import own_unit
 from domain.games.landnam.requirements import require_phase
 from domain.games.landnam.state import LandnamState, Unit, points
 from domain.games.landnam.work import Work
+from domain.kernel.seats import next_seat
 
 TOWN_UNITS = 3  # a town may build up to three units a turn
 
@@ -286,5 +287,5 @@ def game_ends(state: LandnamState) -> bool:
 
 def do_pass(work: Work, seat: int, command: PassDice) -> None:
     """Builds take effect; the dice pass clockwise, or the game ends."""
-    next_seat = None if game_ends(work.state) else (seat + 1) % len(work.state.players)
-    work.emit(LandnamTurnPassed(seat=seat, next_seat=next_seat))
+    following = None if game_ends(work.state) else next_seat(seat, len(work.state.players))
+    work.emit(LandnamTurnPassed(seat=seat, next_seat=following))

@@ -3,8 +3,9 @@ tokens, house points, then resource cards in hand; still tied, the win is shared
 
 from __future__ import annotations
 
-from contracts.outcome import Outcome, PlayerScore
+from contracts.outcome import Outcome
 from domain.games.landnam.state import LandnamState
+from domain.kernel.ranking import ranked
 
 TIE_BROKEN = "black, red, white tokens, house points, resource cards"
 SHARED_VICTORY = "shared victory"
@@ -43,21 +44,9 @@ def outcome(state: LandnamState) -> Outcome | None:
     if state.turn.phase != "over":
         return None
     seats = range(len(state.players))
-    keys = [rank_key(state, seat) for seat in seats]
-    scores = [
-        PlayerScore(
-            seat=seat,
-            total=keys[seat][0],
-            breakdown=breakdown(state, seat),
-            rank=1 + sum(1 for other in keys if other > keys[seat]),
-        )
-        for seat in seats
-    ]
-    winners = [score.seat for score in scores if score.rank == 1]
-    best = max(key[0] for key in keys)
-    tie_break = ""
-    if len(winners) > 1:
-        tie_break = SHARED_VICTORY
-    elif sum(1 for key in keys if key[0] == best) > 1:
-        tie_break = TIE_BROKEN
-    return Outcome(scores=scores, winners=winners, tie_break=tie_break)
+    return ranked(
+        [breakdown(state, seat) for seat in seats],
+        [rank_key(state, seat)[1:] for seat in seats],
+        shared_victory=SHARED_VICTORY,
+        tie_broken=TIE_BROKEN,
+    )

@@ -44,3 +44,10 @@ def setup(config: GameConfig, chance: Chance, revision: int = CURRENT_REVISION) 
     for seat in range(checked.players):
         work.draw_fate(seat, among=tuple(sorted(EXPLORATION_CARDS)))
     return [begun, *work.events]
+
+
+def setup_as_recorded(config: GameConfig, chance: Chance, first: Event) -> list[Event]:
+    """The opening events of a stored game whose first event is `first`: under the rules
+    revision it records."""
+    revision = first.revision if isinstance(first, LandnamBegun) else CURRENT_REVISION
+    return setup(config, chance, revision)

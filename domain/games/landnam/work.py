@@ -1,27 +1,21 @@
-"""The scratch state a command's events are produced on: each event is applied as it is
-emitted, so the rules that follow see its effect, and each random draw is numbered."""
+"""The scratch state a command's events are produced on (a `Recorder`: each event is applied
+as it is emitted, so the rules that follow see its effect), and Landnám's numbered draws."""
 
 from __future__ import annotations
 
-from contracts.base import Event
 from contracts.games.landnam import FateDrawn, FateKind
 from domain.chance import Chance
 from domain.games.landnam.evolve import evolve
 from domain.games.landnam.state import LandnamState
+from domain.kernel.recorder import Recorder
 
 
-class Work:
-    """Events in the making, on a copy of the state."""
+class Work(Recorder[LandnamState]):
+    """Events in the making, on a copy of the state, and the chance they draw from."""
 
     def __init__(self, state: LandnamState, chance: Chance) -> None:
-        self.state = state.copy()
+        super().__init__(state.copy(), evolve)
         self.chance = chance
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        """Record an event and apply it to the scratch state."""
-        self.events.append(event)
-        evolve(self.state, event)
 
     def roll(self, sides: int, index: int) -> int:
         """Draw number `index`: a die of `sides` faces (1 .. sides)."""

@@ -37,6 +37,7 @@ from domain.games.looot.fjord import axes, free_spaces, is_free, is_tile_space, 
 from domain.games.looot.setup import draw_from_bag
 from domain.games.looot.state import LoootState, PlayerState, Turn, step
 from domain.games.looot.vikings import anchor_spaces, capture_events, captured_tiles, may_share
+from domain.kernel.seats import next_seat_where
 
 
 def decide(state: LoootState, command: Command, seat: int, chance: Chance) -> list[Event]:
@@ -351,9 +352,5 @@ def next_seat(state: LoootState, seat: int) -> int | None:
     Players out of Vikings are skipped, so a player who used the second-Viking Shield stops
     a turn early and everyone still places 13 Vikings (rules summary, "Game End").
     """
-    count = len(state.players)
-    for offset in range(1, count + 1):
-        candidate = (seat + offset) % count
-        if state.players[candidate].vikings_left > 0:
-            return candidate
-    return None
+    players = state.players
+    return next_seat_where(seat, len(players), lambda other: players[other].vikings_left > 0)

@@ -24,6 +24,11 @@ from domain.games.looot.state import LoootState, step
 from domain.games.looot.vikings import landing_spaces
 
 
+def to_act(state: LoootState) -> list[int]:
+    """The current player, or nobody once the game is over."""
+    return [] if state.turn is None else [state.turn.seat]
+
+
 def legal_commands(state: LoootState, seat: int) -> list[Command]:
     """Every command `seat` may send now, in a stable order."""
     turn = state.turn

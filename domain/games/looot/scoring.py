@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from contracts.games.looot import Tile
-from contracts.outcome import Outcome, PlayerScore
+from contracts.outcome import Outcome
 from domain.games.looot.components import (
     BASE_VALUES,
     LONGSHIPS,
@@ -20,6 +20,7 @@ from domain.games.looot.components import (
     site_card,
 )
 from domain.games.looot.state import LoootState, PlayerState
+from domain.kernel.ranking import ranked
 
 # The tile types that score, in breakdown order (Axes are worth nothing at the end).
 SCORED_TILES: tuple[Tile, ...] = ("wood", "sheep", "gold", "house", "watchtower", "castle")
@@ -50,37 +51,18 @@ def trophy_points(player: PlayerState) -> int:
     return 0 if player.trophy is None else TROPHY_POINTS[player.trophy]
 
 
-def rank_key(total: int, player: PlayerState) -> tuple[int, int]:
-    """Decision 14 in this package's README: players rank by points, then by Trophy; equal on both
-    share a rank.
-
-    The tie-break of the rules ("the player with the highest valued Trophy wins"; "if
-    neither hold a Trophy, share the victory") is applied to every place, not only the first.
-    """
-    return (total, trophy_points(player))
-
-
 def outcome(state: LoootState) -> Outcome | None:
-    """Final scores and ranking once every Viking is placed; None before."""
+    """Final scores and ranking once every Viking is placed; None before.
+
+    Decision 14 in this package's README: players rank by points, then by Trophy; equal on both
+    share a rank. The tie-break of the rules ("the player with the highest valued Trophy wins";
+    "if neither hold a Trophy, share the victory") is applied to every place, not only the first.
+    """
     if state.turn is not None:
         return None
-    points = [breakdown(player) for player in state.players]
-    totals = [sum(entry.values()) for entry in points]
-    keys = [rank_key(total, player) for total, player in zip(totals, state.players, strict=True)]
-    scores = [
-        PlayerScore(
-            seat=seat,
-            total=totals[seat],
-            breakdown=points[seat],
-            rank=1 + sum(1 for other in keys if other > keys[seat]),
-        )
-        for seat in range(len(state.players))
-    ]
-    winners = [score.seat for score in scores if score.rank == 1]
-    tied_on_points = sum(1 for total in totals if total == max(totals)) > 1
-    tie_break = ""
-    if len(winners) > 1:
-        tie_break = SHARED_VICTORY
-    elif tied_on_points:
-        tie_break = TIE_BROKEN_BY_TROPHY
-    return Outcome(scores=scores, winners=winners, tie_break=tie_break)
+    return ranked(
+        [breakdown(player) for player in state.players],
+        [(trophy_points(player),) for player in state.players],
+        shared_victory=SHARED_VICTORY,
+        tie_broken=TIE_BROKEN_BY_TROPHY,
+    )
