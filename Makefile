@@ -12,9 +12,12 @@ UV_COMPILE = $(BIN)/uv pip compile pyproject.toml --universal --python-version 3
 # The client generators and the OpenAPI linter the tests run (npm, pinned by the lock file).
 CLIENTS := tests/clients
 NODE_STAMP := $(CLIENTS)/node_modules/.installed-stamp
-# The web client (served at /play/): TypeScript built by Vite, pinned by its lock file. Rebuilt
-# when its sources, lock file or the contracts its generated client is typed from change.
-WEB := service/webclient
+# The web client (web/, served at /play/): TypeScript built by Vite, pinned by its lock file. Its build (web/dist) is copied into the package
+# (service/api/web_dist, package data), rebuilt when its sources, lock file or the contracts its
+# generated client is typed from change.
+WEB := web
+WEB_DIST := service/api/web_dist
+WEB_MODULES := $(WEB)/node_modules/.installed-stamp
 WEB_STAMP := $(WEB)/.build-stamp
 WEB_SOURCES := $(shell find $(WEB)/src contracts -type f \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' -o -name '*.py' \) 2>/dev/null) \
 	$(WEB)/package.json $(WEB)/package-lock.json $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/tsconfig.json
@@ -58,11 +61,20 @@ $(NODE_STAMP): $(CLIENTS)/package.json $(CLIENTS)/package-lock.json
 
 clients: $(NODE_STAMP)
 
-# Without npm the server says at /play/ how to build the client, and its browser tests skip.
-$(WEB_STAMP): $(STAMP) $(WEB_SOURCES)
+# The web client's npm packages, exactly as its lock file has them; without npm, what needs them
+# (its build) says so and is skipped.
+$(WEB_MODULES): $(WEB)/package.json $(WEB)/package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
+		npm ci --prefix $(WEB) --no-audit --no-fund && touch $@; \
+	else \
+		echo "npm not found: the web client's packages are not installed"; \
+	fi
+
+# Without npm the server says at /play/ how to build the client, and its browser tests skip.
+$(WEB_STAMP): $(STAMP) $(WEB_MODULES) $(WEB_SOURCES)
+	@if [ -f $(WEB_MODULES) ]; then \
 		mkdir -p $(WEB)/generated && $(BIN)/skald openapi > $(WEB)/generated/openapi.json && \
-		npm ci --prefix $(WEB) --no-audit --no-fund && npm run build --prefix $(WEB) && touch $@; \
+		npm run build --prefix $(WEB) && rm -rf $(WEB_DIST) && cp -R $(WEB)/dist $(WEB_DIST) && touch $@; \
 	else \
 		echo "npm not found: the web client is not built (its browser tests will be skipped)"; \
 	fi
@@ -89,4 +101,4 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .import_linter_cache \
 		$(CLIENTS)/node_modules $(CLIENTS)/.generated \
-		$(WEB)/node_modules $(WEB)/dist $(WEB)/generated $(WEB_STAMP)
+		$(WEB)/node_modules $(WEB)/dist $(WEB)/generated $(WEB_STAMP) $(WEB_DIST)
