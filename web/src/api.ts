@@ -59,7 +59,8 @@ function problemOf(error: unknown): Partial<Problem> {
 
 /** A message for anything thrown. */
 export function reason(error: unknown): string {
-  if (error instanceof ApiError) return error.code ? `${error.message} (${error.code})` : error.message;
+  if (error instanceof ApiError)
+    return error.code ? `${error.message} (${error.code})` : error.message;
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -67,5 +68,5 @@ export function reason(error: unknown): string {
 export function commandId(): string {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
-  return 'w-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `w-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }

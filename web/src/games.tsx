@@ -24,14 +24,24 @@ const fjordsSetup: GameSetup = {
   ],
   request: ({ players, values, clock }) => ({
     game: 'fjords',
-    config: { players, variant: choice(values.variant, VARIANTS), runes: choices(values.runes, RUNES), preset: null },
+    config: {
+      players,
+      variant: choice(values.variant, VARIANTS),
+      runes: choices(values.runes, RUNES),
+      preset: null,
+    },
     clock,
     rated: true,
   }),
 };
 const loootSetup: GameSetup = {
   fields: [],
-  request: ({ players, clock }) => ({ game: 'looot', config: { players, faces: [] }, clock, rated: true }),
+  request: ({ players, clock }) => ({
+    game: 'looot',
+    config: { players, faces: [] },
+    clock,
+    rated: true,
+  }),
 };
 const landnamSetup: GameSetup = {
   fields: [{ name: 'max_rounds', label: 'At most this many rounds', kind: 'number', initial: 60 }],
@@ -49,7 +59,11 @@ const fireAndAxeSetup: GameSetup = {
   ],
   request: ({ players, values, clock }) => ({
     game: 'fire-and-axe',
-    config: { players, conflict_runes: flag(values.conflict_runes, true), round_limit: count(values.round_limit, 60) },
+    config: {
+      players,
+      conflict_runes: flag(values.conflict_runes, true),
+      round_limit: count(values.round_limit, 60),
+    },
     clock,
     rated: true,
   }),
@@ -79,5 +93,10 @@ function entry<V, C extends Command>(ui: GameUi<V, C>, setup: GameSetup): GameEn
 }
 
 export const GAMES: Record<string, GameEntry> = Object.fromEntries(
-  [entry(fjords, fjordsSetup), entry(looot, loootSetup), entry(landnam, landnamSetup), entry(fireAndAxe, fireAndAxeSetup)].map((game) => [game.name, game]),
+  [
+    entry(fjords, fjordsSetup),
+    entry(looot, loootSetup),
+    entry(landnam, landnamSetup),
+    entry(fireAndAxe, fireAndAxeSetup),
+  ].map((game) => [game.name, game]),
 );

@@ -17,7 +17,9 @@ export function identity(): Identity | null {
       return typeof value === 'string' ? value : null;
     };
     const [player_id, name, token] = [text('player_id'), text('name'), text('token')];
-    return player_id !== null && name !== null && token !== null ? { player_id, name, token } : null;
+    return player_id !== null && name !== null && token !== null
+      ? { player_id, name, token }
+      : null;
   } catch {
     return null;
   }

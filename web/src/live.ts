@@ -17,7 +17,12 @@ export interface Listener<V> {
   status(text: string): void;
 }
 
-export function follow<V>(ops: StreamOps, gameId: string, seated: boolean, listener: Listener<V>): () => void {
+export function follow<V>(
+  ops: StreamOps,
+  gameId: string,
+  seated: boolean,
+  listener: Listener<V>,
+): () => void {
   let source: EventSource | null = null;
   let last: EnvelopeOf<V> | null = null;
   let lastId: number | null = null;
@@ -110,13 +115,26 @@ function isRecord(value: unknown): value is Recorded {
 /** A `view` message: a view envelope. Its view is the game's own, as the document declares the
  * game's stream: the board that draws it reads it by that type. */
 function isEnvelope<V>(value: unknown): value is EnvelopeOf<V> {
-  return isObject(value) && 'version' in value && typeof value.version === 'number' && 'view' in value && isObject(value.view);
+  return (
+    isObject(value) &&
+    'version' in value &&
+    typeof value.version === 'number' &&
+    'view' in value &&
+    isObject(value.view)
+  );
 }
 
 /** A `patch` message: RFC 6902 operations, each with its op and path. */
 function isPatch(value: unknown): value is Operation[] {
   return (
     Array.isArray(value) &&
-    value.every((op: unknown) => isObject(op) && 'op' in op && typeof op.op === 'string' && 'path' in op && typeof op.path === 'string')
+    value.every(
+      (op: unknown) =>
+        isObject(op) &&
+        'op' in op &&
+        typeof op.op === 'string' &&
+        'path' in op &&
+        typeof op.path === 'string',
+    )
   );
 }

@@ -34,7 +34,10 @@ export function hexKey(kind: string, hex: unknown): string | null {
 
 /** "PlaceViking" → "Place viking". */
 export function words(name: string): string {
-  const spaced = name.replace(/[_-]/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  const spaced = name
+    .replace(/[_-]/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
@@ -43,7 +46,8 @@ function valueText(value: unknown): string {
   if (value === false) return 'no';
   if (value === null || value === undefined) return 'none';
   if (Array.isArray(value)) {
-    if (value.length === 2 && value.every((v) => typeof v === 'number')) return `(${value[0]}, ${value[1]})`;
+    if (value.length === 2 && value.every((v) => typeof v === 'number'))
+      return `(${value[0]}, ${value[1]})`;
     return value.map(valueText).join(', ') || 'none';
   }
   if (typeof value === 'object') {
@@ -58,7 +62,9 @@ function valueText(value: unknown): string {
 export function sentence(message: Record<string, unknown>, skip: string[] = []): string {
   const type = typeof message.type === 'string' ? words(message.type) : 'Message';
   const fields = Object.entries(message)
-    .filter(([k, v]) => k !== 'type' && !skip.includes(k) && v !== null && v !== false && v !== undefined)
+    .filter(
+      ([k, v]) => k !== 'type' && !skip.includes(k) && v !== null && v !== false && v !== undefined,
+    )
     .map(([k, v]) => `${words(k).toLowerCase()} ${valueText(v)}`);
   return fields.length ? `${type}: ${fields.join('; ')}` : type;
 }

@@ -1,6 +1,6 @@
 /** Players' names by seat, from the `players` every view envelope carries: the pages provide
  * them, boards and pages name a seat by `useSeatName()` ("Astrid", or "seat 2" while free). */
-import { createContext, type ComponentChildren } from 'preact';
+import { type ComponentChildren, createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 
 export interface PlayerName {
@@ -17,7 +17,10 @@ export function namer(players: readonly PlayerName[] | null | undefined): SeatNa
 
 const Names = createContext<SeatName>(namer([]));
 
-export function PlayerNames(props: { players: readonly PlayerName[] | null | undefined; children: ComponentChildren }) {
+export function PlayerNames(props: {
+  players: readonly PlayerName[] | null | undefined;
+  children: ComponentChildren;
+}) {
   return <Names.Provider value={namer(props.players)}>{props.children}</Names.Provider>;
 }
 
@@ -28,5 +31,7 @@ export function useSeatName(): SeatName {
 /** "Astrid and Bjorn": several seats named in a sentence. */
 export function listNames(name: SeatName, seats: readonly number[]): string {
   const names = seats.map(name);
-  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return names.length < 2
+    ? names.join('')
+    : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }

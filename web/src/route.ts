@@ -21,7 +21,8 @@ export const link = {
   watch: (game: string, id: string) => `#/${game}/${encodeURIComponent(id)}/watch`,
   replay: (game: string, id: string, at?: number) =>
     `#/${game}/${encodeURIComponent(id)}/replay${at === undefined ? '' : `/${at}`}`,
-  audit: (game: string, id: string, version: number) => `#/${game}/${encodeURIComponent(id)}/audit/${version}`,
+  audit: (game: string, id: string, version: number) =>
+    `#/${game}/${encodeURIComponent(id)}/audit/${version}`,
 };
 
 export function useRoute(): Route {

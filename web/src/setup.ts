@@ -33,7 +33,10 @@ export function choice<T extends string>(value: FormValue | undefined, options: 
 }
 
 /** The options ticked, in their order. */
-export function choices<T extends string>(value: FormValue | undefined, options: readonly T[]): T[] {
+export function choices<T extends string>(
+  value: FormValue | undefined,
+  options: readonly T[],
+): T[] {
   return Array.isArray(value) ? options.filter((option) => value.includes(option)) : [];
 }
 
@@ -56,7 +59,13 @@ export interface ClockForm {
   incrementS: string;
   onTimeout: (typeof TIMEOUTS)[number];
 }
-export const NO_CLOCK: ClockForm = { mode: 'none', perMoveS: '60', totalMin: '10', incrementS: '5', onTimeout: 'bot' };
+export const NO_CLOCK: ClockForm = {
+  mode: 'none',
+  perMoveS: '60',
+  totalMin: '10',
+  incrementS: '5',
+  onTimeout: 'bot',
+};
 
 /** The clock a game is created with (the contract's defaults for what the form does not ask). */
 export function clockOf(form: ClockForm): Schemas['Clock'] | null {

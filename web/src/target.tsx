@@ -16,7 +16,8 @@ export function Target(props: {
   children: ComponentChildren;
 }) {
   const { picking, k, label, html } = props;
-  if (!picking || !picking.reachable.has(k)) return html ? <span>{props.children}</span> : <g>{props.children}</g>;
+  if (!picking?.reachable.has(k))
+    return html ? <span>{props.children}</span> : <g>{props.children}</g>;
   const chosen = picking.selection.includes(k);
   const common = {
     class: chosen ? 'target chosen' : 'target',

@@ -1,11 +1,11 @@
 /** Fire & Axe: the ports by zone (value, town, settlement, longship), the Sagas, the seats. */
 import { sentence } from '../moves';
-import { Target, type Picking } from '../target';
+import { useSeatName } from '../names';
+import { type FireAndAxeCommand, type FireAndAxeView, fireAndAxeOps } from '../ops';
+import { type Picking, Target } from '../target';
 import { Player, SEAT_COLOURS, SeatsTable } from './draw';
 import { fieldKeys } from './generic';
 import type { GameUi } from './types';
-import { useSeatName } from '../names';
-import { fireAndAxeOps, type FireAndAxeCommand, type FireAndAxeView } from '../ops';
 
 type View = FireAndAxeView;
 
@@ -17,12 +17,15 @@ const HEAD_H = 28;
 function Board(props: { view: View; picking?: Picking }) {
   const { view } = props;
   const { picking } = props;
-  const homes = [...new Set(view.seats.map((s) => s.location))].filter((l) => !view.ports.some((p) => p.port === l));
+  const homes = [...new Set(view.seats.map((s) => s.location))].filter(
+    (l) => !view.ports.some((p) => p.port === l),
+  );
   const zones: [string, string[]][] = [
     ['Homelands', homes],
-    ...[...new Set(view.ports.map((p) => p.zone))].map(
-      (z): [string, string[]] => [`${z} zone`, view.ports.filter((p) => p.zone === z).map((p) => p.port)],
-    ),
+    ...[...new Set(view.ports.map((p) => p.zone))].map((z): [string, string[]] => [
+      `${z} zone`,
+      view.ports.filter((p) => p.zone === z).map((p) => p.port),
+    ]),
   ];
   // Each zone a block of port cards, four to a row, one block under another.
   let y = 0;
@@ -45,19 +48,40 @@ function Board(props: { view: View; picking?: Picking }) {
             const x = 5 + (i % COLUMNS) * CARD_W;
             const cy = top + HEAD_H + Math.floor(i / COLUMNS) * CARD_H;
             const here = view.seats.filter((s) => s.location === name);
-            const settled = port?.settlement !== null && port?.settlement !== undefined ? SEAT_COLOURS[port.settlement] : '#f7f2e4';
+            const settled =
+              port?.settlement !== null && port?.settlement !== undefined
+                ? SEAT_COLOURS[port.settlement]
+                : '#f7f2e4';
             return (
               <Target key={name} picking={picking} k={`port:${name}`} label={`sail to ${name}`}>
-                <rect x={x} y={cy} width={CARD_W - 8} height={CARD_H - 8} rx={8} fill={settled} fill-opacity={0.35} stroke="#555" />
+                <rect
+                  x={x}
+                  y={cy}
+                  width={CARD_W - 8}
+                  height={CARD_H - 8}
+                  rx={8}
+                  fill={settled}
+                  fill-opacity={0.35}
+                  stroke="#555"
+                />
                 <text x={x + 8} y={cy + 18} class="port">
                   {name}
                   {port ? ` · ${port.value}` : ''}
                 </text>
                 <text x={x + 8} y={cy + 36} class="small">
-                  {port ? [port.town ? `${port.town} town` : '', port.good ?? '', port.region ?? ''].filter(Boolean).join(' · ') : 'homeland'}
+                  {port
+                    ? [port.town ? `${port.town} town` : '', port.good ?? '', port.region ?? '']
+                        .filter(Boolean)
+                        .join(' · ')
+                    : 'homeland'}
                 </text>
                 {here.map((s, j) => (
-                  <path key={s.seat} d={`M${x + 96 + j * 14},${cy + 30} h14 l-3,7 h-8 z`} fill={SEAT_COLOURS[s.seat]} stroke="#111" />
+                  <path
+                    key={s.seat}
+                    d={`M${x + 96 + j * 14},${cy + 30} h14 l-3,7 h-8 z`}
+                    fill={SEAT_COLOURS[s.seat]}
+                    stroke="#111"
+                  />
                 ))}
               </Target>
             );

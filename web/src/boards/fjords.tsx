@@ -1,11 +1,11 @@
 /** Fjords: hex tiles with their corner terrains, the draft row, longhouses, vikings and rune
  * stones; the seat's legal moves as targets on the board and the row. */
-import { centre, corners, points, viewBox, type Point } from '../hex';
+import { centre, corners, type Point, points, viewBox } from '../hex';
 import { sentence } from '../moves';
-import { Target, type Picking } from '../target';
+import { type FjordsCommand, type FjordsView, fjordsOps } from '../ops';
+import { type Picking, Target } from '../target';
 import { Label, OpenSpace, Player, SeatsTable, Swatch } from './draw';
 import type { GameUi } from './types';
-import { fjordsOps, type FjordsCommand, type FjordsView } from '../ops';
 
 type View = FjordsView;
 const SIZE = 40;
@@ -28,7 +28,12 @@ function TileShape(props: { at: Point; size: number; corners: string; label?: st
       {hex.map((corner, i) => (
         <polygon
           key={i}
-          points={points([[cx, cy], mid(hex[(i + 5) % 6], corner), corner, mid(corner, hex[(i + 1) % 6])])}
+          points={points([
+            [cx, cy],
+            mid(hex[(i + 5) % 6], corner),
+            corner,
+            mid(corner, hex[(i + 1) % 6]),
+          ])}
           fill={TERRAIN[props.corners[i]] ?? '#ccc'}
         />
       ))}
@@ -48,7 +53,13 @@ function Longhouse(props: { at: Point; colour: string }) {
     <g class="piece longhouse">
       <title>{`${props.colour} longhouse`}</title>
       <polygon
-        points={points([[x - 10, y + 7], [x - 10, y - 3], [x, y - 11], [x + 10, y - 3], [x + 10, y + 7]])}
+        points={points([
+          [x - 10, y + 7],
+          [x - 10, y - 3],
+          [x, y - 11],
+          [x + 10, y - 3],
+          [x + 10, y + 7],
+        ])}
         fill={props.colour}
         stroke="#222"
         stroke-width={1.5}
@@ -63,7 +74,12 @@ function Viking(props: { at: Point; colour: string }) {
     <g class="piece viking">
       <title>{`${props.colour} viking`}</title>
       <circle cx={x} cy={y - 5} r={4.5} fill={props.colour} stroke="#222" stroke-width={1.2} />
-      <path d={`M${x - 6},${y + 9} Q${x},${y - 6} ${x + 6},${y + 9} Z`} fill={props.colour} stroke="#222" stroke-width={1.2} />
+      <path
+        d={`M${x - 6},${y + 9} Q${x},${y - 6} ${x + 6},${y + 9} Z`}
+        fill={props.colour}
+        stroke="#222"
+        stroke-width={1.2}
+      />
     </g>
   );
 }
@@ -73,7 +89,16 @@ function RuneStone(props: { at: Point; rune: string; colour?: string | null }) {
   return (
     <g class="rune">
       <title>{`${props.rune} rune stone`}</title>
-      <polygon points={points([[x, y - 8], [x + 7, y], [x, y + 8], [x - 7, y]])} fill={props.colour ?? '#e8e2c8'} stroke="#333" />
+      <polygon
+        points={points([
+          [x, y - 8],
+          [x + 7, y],
+          [x, y + 8],
+          [x - 7, y],
+        ])}
+        fill={props.colour ?? '#e8e2c8'}
+        stroke="#333"
+      />
       <Label at={props.at} dy={3.5} class="rune-letter">
         {props.rune.charAt(0).toUpperCase()}
       </Label>
@@ -84,20 +109,29 @@ function RuneStone(props: { at: Point; rune: string; colour?: string | null }) {
 function keysOf(command: FjordsCommand): string[] {
   const keys: string[] = [];
   if (command.type === 'PlaceTile') keys.push(`tile:${command.tile}`);
-  if (command.type === 'UseJourneyRune' || command.type === 'UseHorseRune') keys.push(`from:${command.from_q},${command.from_r}`);
+  if (command.type === 'UseJourneyRune' || command.type === 'UseHorseRune')
+    keys.push(`from:${command.from_q},${command.from_r}`);
   if (command.type === 'UseWisdomRune') keys.push(`space:${command.rune_q},${command.rune_r}`);
   if (command.type !== 'DrawTile') keys.push(`hex:${command.q},${command.r}`);
   return keys;
 }
 
 function describe(command: FjordsCommand, view: View | null): string {
-  const colour = command.type !== 'DrawTile' && typeof command.colour === 'string' ? ` (${command.colour})` : '';
+  const colour =
+    command.type !== 'DrawTile' && typeof command.colour === 'string' ? ` (${command.colour})` : '';
   switch (command.type) {
     case 'PlaceTile': {
       const c = command;
-      const extra = [c.longhouse ? 'with a longhouse' : '', c.home ? 'and the Home rune' : ''].filter(Boolean).join(' ');
+      const extra = [c.longhouse ? 'with a longhouse' : '', c.home ? 'and the Home rune' : '']
+        .filter(Boolean)
+        .join(' ');
       const row = view?.row.find((t) => t.tile === c.tile) ?? view?.drawn;
-      const shown = row ? ` showing ${rotate(row.corners, c.rotation ?? 0).split('').map((t) => TERRAIN_NAME[t] ?? t).join('-')}` : '';
+      const shown = row
+        ? ` showing ${rotate(row.corners, c.rotation ?? 0)
+            .split('')
+            .map((t) => TERRAIN_NAME[t] ?? t)
+            .join('-')}`
+        : '';
       return `Place tile ${c.tile} at (${c.q}, ${c.r}), turned ${(c.rotation ?? 0) * 60}°${shown} ${extra}${colour}`.trim();
     }
     case 'PlaceViking':
@@ -123,7 +157,12 @@ function Preview(props: { command: FjordsCommand; view: View | null }) {
   return (
     <svg class="preview" viewBox="-22 -22 44 44" aria-hidden="true">
       <TileShape at={[0, 0]} size={20} corners={rotate(row.corners, c.rotation ?? 0)} />
-      {c.longhouse ? <Longhouse at={[0, 2]} colour={c.colour ?? view.seats[view.viewer ?? 0]?.supply[0]?.colour ?? 'grey'} /> : null}
+      {c.longhouse ? (
+        <Longhouse
+          at={[0, 2]}
+          colour={c.colour ?? view.seats[view.viewer ?? 0]?.supply[0]?.colour ?? 'grey'}
+        />
+      ) : null}
     </svg>
   );
 }
@@ -141,7 +180,8 @@ function Board(props: { view: View; picking?: Picking }) {
     }
   }
   for (const stone of view.rune_stones) {
-    if (!occupied.has(`${stone.q},${stone.r}`)) open.set(`stone:${stone.q},${stone.r}`, centre(stone.q, stone.r, SIZE, 'pointy'));
+    if (!occupied.has(`${stone.q},${stone.r}`))
+      open.set(`stone:${stone.q},${stone.r}`, centre(stone.q, stone.r, SIZE, 'pointy'));
   }
   const all = [...view.tiles.map((t) => centre(t.q, t.r, SIZE, 'pointy')), ...open.values()];
   return (
@@ -152,7 +192,12 @@ function Board(props: { view: View; picking?: Picking }) {
           const here = `${t.q},${t.r}`;
           const key = picking?.reachable.has(`from:${here}`) ? `from:${here}` : `hex:${here}`;
           return (
-            <Target key={here} picking={picking} k={key} label={`tile ${t.tile} at (${t.q}, ${t.r})`}>
+            <Target
+              key={here}
+              picking={picking}
+              k={key}
+              label={`tile ${t.tile} at (${t.q}, ${t.r})`}
+            >
               <TileShape at={at} size={SIZE} corners={t.corners} />
             </Target>
           );
@@ -172,7 +217,15 @@ function Board(props: { view: View; picking?: Picking }) {
         {[...open.entries()]
           .filter(([key]) => !key.startsWith('stone:'))
           .map(([key, at]) => (
-            <OpenSpace key={key} picking={picking} k={key} label={`empty space ${key.split(':')[1]}`} at={at} size={SIZE * 0.92} orientation="pointy" />
+            <OpenSpace
+              key={key}
+              picking={picking}
+              k={key}
+              label={`empty space ${key.split(':')[1]}`}
+              at={at}
+              size={SIZE * 0.92}
+              orientation="pointy"
+            />
           ))}
       </svg>
       <section class="row" aria-label="The draft row">
@@ -183,11 +236,23 @@ function Board(props: { view: View; picking?: Picking }) {
           viewBox={`0 0 ${Math.max(1, view.row.length + (view.drawn ? 1 : 0)) * 90} 90`}
           width={Math.max(1, view.row.length + (view.drawn ? 1 : 0)) * 80}
           class="row-tiles"
+          role="group"
+          aria-label="The row's tiles"
         >
           {[...view.row, ...(view.drawn ? [view.drawn] : [])].map((t, i) => (
-            <Target key={t.tile} picking={picking} k={`tile:${t.tile}`} label={`row tile ${t.tile}`}>
+            <Target
+              key={t.tile}
+              picking={picking}
+              k={`tile:${t.tile}`}
+              label={`row tile ${t.tile}`}
+            >
               <rect x={i * 90 + 2} y={2} width={86} height={86} rx={8} class="slot" />
-              <TileShape at={[i * 90 + 45, 45]} size={38} corners={t.corners} label={String(t.tile)} />
+              <TileShape
+                at={[i * 90 + 45, 45]}
+                size={38}
+                corners={t.corners}
+                label={String(t.tile)}
+              />
             </Target>
           ))}
         </svg>
@@ -202,7 +267,9 @@ function Side(props: { view: View }) {
     <SeatsTable
       caption={
         <>
-          {view.phase === 'ended' ? 'Game over' : `${view.phase[0].toUpperCase()}${view.phase.slice(1)} phase`}
+          {view.phase === 'ended'
+            ? 'Game over'
+            : `${view.phase[0].toUpperCase()}${view.phase.slice(1)} phase`}
           {view.runes.length ? ` · rune stones: ${view.runes.join(', ')}` : ''}
         </>
       }

@@ -1,5 +1,5 @@
 /** Keys for games whose commands name hexes, vertices, units or ports by field. */
-import { hexKey, type Command } from '../moves';
+import { type Command, hexKey } from '../moves';
 
 export function fieldKeys(command: Command): string[] {
   const keys: string[] = [];

@@ -1,12 +1,12 @@
 /** Landnám: the explored hexes (terrain, number, harbour), units, farms and towns, the players. */
-import { centre, viewBox, type Point } from '../hex';
+import { centre, type Point, viewBox } from '../hex';
 import { sentence } from '../moves';
-import { Target, type Picking } from '../target';
+import { useSeatName } from '../names';
+import { type LandnamCommand, type LandnamView, landnamOps } from '../ops';
+import { type Picking, Target } from '../target';
 import { HexShape, Label, OpenSpace, Player, SEAT_COLOURS, SeatsTable } from './draw';
 import { fieldKeys } from './generic';
 import type { GameUi } from './types';
-import { useSeatName } from '../names';
-import { landnamOps, type LandnamCommand, type LandnamView } from '../ops';
 
 type View = LandnamView;
 const SIZE = 34;
@@ -29,18 +29,37 @@ function Board(props: { view: View; picking?: Picking }) {
     .map((k) => k.slice(4).split(',').map(Number));
   const vertexAt = (vertex: readonly (readonly number[])[]): Point => {
     const ps = vertex.map(at);
-    return [ps.reduce((s, p) => s + p[0], 0) / ps.length, ps.reduce((s, p) => s + p[1], 0) / ps.length];
+    return [
+      ps.reduce((s, p) => s + p[0], 0) / ps.length,
+      ps.reduce((s, p) => s + p[1], 0) / ps.length,
+    ];
   };
   const vertices = [...(picking?.reachable ?? [])].filter((k) => k.startsWith('vertex:'));
   return (
     <>
-      <svg class="board" viewBox={viewBox([...view.cells.map((c) => at(c.hex)), ...extra.map(at)], SIZE)} role="group" aria-label="The island">
+      <svg
+        class="board"
+        viewBox={viewBox([...view.cells.map((c) => at(c.hex)), ...extra.map(at)], SIZE)}
+        role="group"
+        aria-label="The island"
+      >
         {view.cells.map((c) => {
           const key = `hex:${c.hex[0]},${c.hex[1]}`;
           const [x, y] = at(c.hex);
           return (
-            <Target key={key} picking={picking} k={key} label={`${c.terrain} (${c.hex[0]}, ${c.hex[1]})`}>
-              <HexShape at={[x, y]} size={SIZE * 0.97} orientation="pointy" fill={TERRAIN[c.terrain] ?? '#ccc'} stroke="#333" />
+            <Target
+              key={key}
+              picking={picking}
+              k={key}
+              label={`${c.terrain} (${c.hex[0]}, ${c.hex[1]})`}
+            >
+              <HexShape
+                at={[x, y]}
+                size={SIZE * 0.97}
+                orientation="pointy"
+                fill={TERRAIN[c.terrain] ?? '#ccc'}
+                stroke="#333"
+              />
               {c.number !== null && c.number !== undefined && (
                 <Label at={[x, y]} dy={5} class="number">
                   {c.number}
@@ -67,16 +86,36 @@ function Board(props: { view: View; picking?: Picking }) {
         ))}
         {view.houses.map((h, i) => {
           const [x, y] = vertexAt(h.vertex);
-          return <rect key={`h${i}`} x={x - 6} y={y - 6} width={12} height={12} fill={SEAT_COLOURS[h.owner]} stroke="#111" stroke-width={h.level > 1 ? 3 : 1} />;
+          return (
+            <rect
+              key={`h${i}`}
+              x={x - 6}
+              y={y - 6}
+              width={12}
+              height={12}
+              fill={SEAT_COLOURS[h.owner]}
+              stroke="#111"
+              stroke-width={h.level > 1 ? 3 : 1}
+            />
+          );
         })}
         {view.units.map((u) => {
           if (!u.at) return null;
           const [x, y] = at(u.at);
           const key = `unit:${u.id}`;
           return (
-            <Target key={key} picking={picking} k={key} label={`seat ${u.owner}'s ${u.kind} ${u.id}`}>
+            <Target
+              key={key}
+              picking={picking}
+              k={key}
+              label={`seat ${u.owner}'s ${u.kind} ${u.id}`}
+            >
               {u.kind === 'ship' ? (
-                <path d={`M${x - 12},${y - 10} h24 l-5,8 h-14 z`} fill={SEAT_COLOURS[u.owner]} stroke="#111" />
+                <path
+                  d={`M${x - 12},${y - 10} h24 l-5,8 h-14 z`}
+                  fill={SEAT_COLOURS[u.owner]}
+                  stroke="#111"
+                />
               ) : (
                 <circle cx={x + 10} cy={y - 10} r={6} fill={SEAT_COLOURS[u.owner]} stroke="#111" />
               )}
@@ -100,14 +139,19 @@ function Board(props: { view: View; picking?: Picking }) {
 /** The hexes of a `vertex:[[q,r],[q,r],[q,r]]` key (as fieldKeys writes it). */
 function vertexOf(key: string): number[][] {
   const numbers = (key.match(/-?\d+/g) ?? []).map(Number);
-  return Array.from({ length: Math.floor(numbers.length / 2) }, (_, i) => [numbers[2 * i], numbers[2 * i + 1]]);
+  return Array.from({ length: Math.floor(numbers.length / 2) }, (_, i) => [
+    numbers[2 * i],
+    numbers[2 * i + 1],
+  ]);
 }
 
 const RESOURCES = ['iron', 'grain', 'timber', 'wool'] as const;
 
 /** A trade's resources, given and got, as places to pick while the seat may trade. */
 function tradeKeys(command: LandnamCommand): string[] {
-  return command.type === 'TradeWithStock' || command.type === 'OfferTrade' ? [`give:${command.give}`, `get:${command.get}`] : [];
+  return command.type === 'TradeWithStock' || command.type === 'OfferTrade'
+    ? [`give:${command.give}`, `get:${command.get}`]
+    : [];
 }
 
 function keysOf(command: LandnamCommand): string[] {
@@ -117,7 +161,9 @@ function keysOf(command: LandnamCommand): string[] {
 /** The resources to give and to get, for the trades the seat may make now. */
 function Trade(props: { picking?: Picking }) {
   const { picking } = props;
-  const sides = (['give', 'get'] as const).filter((side) => RESOURCES.some((r) => picking?.reachable.has(`${side}:${r}`)));
+  const sides = (['give', 'get'] as const).filter((side) =>
+    RESOURCES.some((r) => picking?.reachable.has(`${side}:${r}`)),
+  );
   if (!sides.length) return null;
   return (
     <section class="trade" aria-label="Trade">
@@ -142,10 +188,17 @@ function Side(props: { view: View }) {
     <SeatsTable
       caption={
         <>
-          {view.active !== null ? `${name(view.active)} is playing` : 'Nobody is playing'} · {view.fate_deck} fate cards in the deck
+          {view.active !== null ? `${name(view.active)} is playing` : 'Nobody is playing'} ·{' '}
+          {view.fate_deck} fate cards in the deck
         </>
       }
-      head={['Player', 'Points', 'Cards', 'Tokens (white, red, black)', 'Left (ships, settlers, houses)']}
+      head={[
+        'Player',
+        'Points',
+        'Cards',
+        'Tokens (white, red, black)',
+        'Left (ships, settlers, houses)',
+      ]}
       rows={view.players}
       seat={(p) => p.seat}
       acting={(seat) => view.active === seat}
@@ -154,7 +207,11 @@ function Side(props: { view: View }) {
         p.points,
         <>
           {p.resource_cards} resources, {p.fate_cards} fate
-          {p.hand ? ` (${Object.entries(p.hand).map(([k, n]) => `${n} ${k}`).join(', ')})` : ''}
+          {p.hand
+            ? ` (${Object.entries(p.hand)
+                .map(([k, n]) => `${n} ${k}`)
+                .join(', ')})`
+            : ''}
         </>,
         <>
           {p.white}, {p.red}, {p.black}

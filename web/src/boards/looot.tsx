@@ -2,11 +2,11 @@
  * Trophies; the seat's legal moves as targets on them. */
 import { centre, viewBox } from '../hex';
 import { sentence, words } from '../moves';
-import { Target, type Picking } from '../target';
+import { useSeatName } from '../names';
+import { type LoootCommand, type LoootView, loootOps } from '../ops';
+import { type Picking, Target } from '../target';
 import { HexShape, Label, Player, SEAT_COLOURS, Swatch } from './draw';
 import type { GameUi } from './types';
-import { useSeatName } from '../names';
-import { loootOps, type LoootCommand, type LoootView } from '../ops';
 
 type View = LoootView;
 const SIZE = 30;
@@ -20,9 +20,23 @@ const TERRAIN: Record<string, string> = {
   castle: '#8a6a9a',
 };
 // Each resource and building by its initial (the legend under the board says which is which).
-const GLYPH: Record<string, string> = { axe: 'A', wood: 'W', sheep: 'S', gold: 'G', house: 'H', watchtower: 'T', castle: 'C' };
+const GLYPH: Record<string, string> = {
+  axe: 'A',
+  wood: 'W',
+  sheep: 'S',
+  gold: 'G',
+  house: 'H',
+  watchtower: 'T',
+  castle: 'C',
+};
 
-function Hex(props: { q: number; r: number; fill: string; cls?: string; children?: preact.ComponentChildren }) {
+function Hex(props: {
+  q: number;
+  r: number;
+  fill: string;
+  cls?: string;
+  children?: preact.ComponentChildren;
+}) {
   const at = centre(props.q, props.r, SIZE, 'flat');
   return (
     <g class={props.cls}>
@@ -44,7 +58,11 @@ function Ship(props: { q: number; r: number; text: string }) {
   const [x, y] = centre(props.q, props.r, SIZE, 'flat');
   return (
     <g class="ship">
-      <path d={`M${x - 14},${y + 2} h28 l-6,9 h-16 z M${x},${y + 2} v-16 l10,12 z`} fill="#7a4b2a" stroke="#2b1a0e" />
+      <path
+        d={`M${x - 14},${y + 2} h28 l-6,9 h-16 z M${x},${y + 2} v-16 l10,12 z`}
+        fill="#7a4b2a"
+        stroke="#2b1a0e"
+      />
       <text x={x} y={y - 2} text-anchor="end" class="small">
         {props.text}
       </text>
@@ -66,7 +84,9 @@ function Legend() {
 
 function MainBoard(props: { view: View; picking?: Picking }) {
   const { view, picking } = props;
-  const all = [...view.land.map((l) => l.space), ...view.ocean.map((o) => o.space)].map(([q, r]) => centre(q, r, SIZE, 'flat'));
+  const all = [...view.land.map((l) => l.space), ...view.ocean.map((o) => o.space)].map(([q, r]) =>
+    centre(q, r, SIZE, 'flat'),
+  );
   return (
     <svg class="board" viewBox={viewBox(all, SIZE)} role="group" aria-label="The main board">
       {view.land.map((l) => {
@@ -76,10 +96,22 @@ function MainBoard(props: { view: View; picking?: Picking }) {
           <Target key={key} picking={picking} k={key} label={`${l.terrain} space (${q}, ${r})`}>
             <Hex q={q} r={r} fill={TERRAIN[l.terrain] ?? '#ddd'}>
               {glyph(q, r, GLYPH[l.terrain] ?? l.terrain[0], -4)}
-              {l.tiles_left > 0 && ['house', 'watchtower', 'castle'].includes(l.terrain) ? glyph(q, r, `×${l.tiles_left}`, 14) : null}
+              {l.tiles_left > 0 && ['house', 'watchtower', 'castle'].includes(l.terrain)
+                ? glyph(q, r, `×${l.tiles_left}`, 14)
+                : null}
               {l.vikings.map((seat, i) => {
                 const [x, y] = centre(q, r, SIZE, 'flat');
-                return <circle key={i} class="viking" cx={x - 8 + i * 10} cy={y + 12} r={5} fill={SEAT_COLOURS[seat]} stroke="#111" />;
+                return (
+                  <circle
+                    key={i}
+                    class="viking"
+                    cx={x - 8 + i * 10}
+                    cy={y + 12}
+                    r={5}
+                    fill={SEAT_COLOURS[seat]}
+                    stroke="#111"
+                  />
+                );
               })}
             </Hex>
           </Target>
@@ -89,7 +121,16 @@ function MainBoard(props: { view: View; picking?: Picking }) {
         const [q, r] = o.space;
         const key = `slot:${o.slot}`;
         return (
-          <Target key={key} picking={picking} k={key} label={o.longship ? `Longship ${o.longship.id} in slot ${o.slot}` : `empty ocean slot ${o.slot}`}>
+          <Target
+            key={key}
+            picking={picking}
+            k={key}
+            label={
+              o.longship
+                ? `Longship ${o.longship.id} in slot ${o.slot}`
+                : `empty ocean slot ${o.slot}`
+            }
+          >
             <Hex q={q} r={r} fill="#5b9bd5">
               {o.longship ? <Ship q={q} r={r} text={`${o.longship.id}`} /> : null}
             </Hex>
@@ -113,23 +154,44 @@ function Fjord(props: { view: View; seat: number; picking?: Picking }) {
   return (
     <figure class={`fjord${view.turn?.seat === seat ? ' acting' : ''}`}>
       <figcaption>
-        <Player seat={seat} viewer={view.viewer} colour={SEAT_COLOURS[seat]} />: {fjord.vikings_left} vikings left
+        <Player seat={seat} viewer={view.viewer} colour={SEAT_COLOURS[seat]} />:{' '}
+        {fjord.vikings_left} vikings left
         {fjord.trophy !== null ? `, trophy ${fjord.trophy} axes` : ''}
         {fjord.shields.length ? `, shields: ${fjord.shields.map(words).join(', ')}` : ''}
       </figcaption>
-      <svg class="fjord-board" viewBox={viewBox(all, SIZE)} role="group" aria-label={`${name(seat)}'s Fjord`}>
+      <svg
+        class="fjord-board"
+        viewBox={viewBox(all, SIZE)}
+        role="group"
+        aria-label={`${name(seat)}'s Fjord`}
+      >
         {view.fjord_spaces.map(([q, r]) => {
           const here = `${q},${r}`;
           const tile = tiles.get(here);
           const ship = ships.get(here);
           const site = sites.get(here);
-          const fill = tile ? TERRAIN[tile] : ship ? '#5b9bd5' : site ? (site.completed ? '#f6e3a1' : '#efe9dc') : '#f4f1ea';
+          const fill = tile
+            ? TERRAIN[tile]
+            : ship
+              ? '#5b9bd5'
+              : site
+                ? site.completed
+                  ? '#f6e3a1'
+                  : '#efe9dc'
+                : '#f4f1ea';
           return (
-            <Target key={here} picking={mine} k={`fjord:${here}`} label={`Fjord space (${q}, ${r})`}>
+            <Target
+              key={here}
+              picking={mine}
+              k={`fjord:${here}`}
+              label={`Fjord space (${q}, ${r})`}
+            >
               <Hex q={q} r={r} fill={fill} cls={tile ? 'has-tile' : ship ? 'has-ship' : undefined}>
                 {tile ? glyph(q, r, GLYPH[tile] ?? tile) : null}
                 {ship ? <Ship q={q} r={r} text={ship.filled ? '✓' : ''} /> : null}
-                {site && !tile ? glyph(q, r, site.site === 'jarl_palace' ? 'J' : site.site[0].toUpperCase()) : null}
+                {site && !tile
+                  ? glyph(q, r, site.site === 'jarl_palace' ? 'J' : site.site[0].toUpperCase())
+                  : null}
               </Hex>
             </Target>
           );
@@ -144,7 +206,8 @@ function Fjord(props: { view: View; seat: number; picking?: Picking }) {
         ))}
         {fjord.longships.map((l) => (
           <li key={l.longship.id}>
-            Longship {l.longship.id}: needs {l.longship.needs.join(', ')}, +{l.longship.bonus} {l.longship.boosts}
+            Longship {l.longship.id}: needs {l.longship.needs.join(', ')}, +{l.longship.bonus}{' '}
+            {l.longship.boosts}
             {l.filled ? ' ✓' : ''}
           </li>
         ))}
@@ -157,7 +220,8 @@ function Board(props: { view: View; picking?: Picking }) {
   const { view } = props;
   const { picking } = props;
   const name = useSeatName();
-  const pending = view.turn && view.turn.seat === (view.viewer ?? view.turn.seat) ? view.turn.pending : [];
+  const pending =
+    view.turn && view.turn.seat === (view.viewer ?? view.turn.seat) ? view.turn.pending : [];
   return (
     <div class="looot">
       <MainBoard view={view} picking={picking} />
@@ -165,9 +229,16 @@ function Board(props: { view: View; picking?: Picking }) {
       <section class="trophies" aria-label="Trophies">
         <h3>Trophies</h3>
         {view.trophies.map((t) => (
-          <Target html key={t.axes} picking={picking} k={`trophy:${t.axes}`} label={`Trophy for ${t.axes} axes`}>
+          <Target
+            html
+            key={t.axes}
+            picking={picking}
+            k={`trophy:${t.axes}`}
+            label={`Trophy for ${t.axes} axes`}
+          >
             <span class="trophy">
-              Trophy: {t.axes} axes · {t.points} points{t.holder !== null ? ` · ${name(t.holder)}` : ''}
+              Trophy: {t.axes} axes · {t.points} points
+              {t.holder !== null ? ` · ${name(t.holder)}` : ''}
             </span>
           </Target>
         ))}
@@ -237,8 +308,10 @@ function Side(props: { view: View }) {
   if (!view.turn) return <p class="status">The game is over.</p>;
   return (
     <p class="status">
-      {name(view.turn.seat)} is playing: {words(view.turn.step).toLowerCase()}, {view.turn.vikings_placed} viking(s) placed
-      {view.turn.pending.length ? `, tiles to place: ${view.turn.pending.join(', ')}` : ''}. {view.bag_size} Longships in the bag.
+      {name(view.turn.seat)} is playing: {words(view.turn.step).toLowerCase()},{' '}
+      {view.turn.vikings_placed} viking(s) placed
+      {view.turn.pending.length ? `, tiles to place: ${view.turn.pending.join(', ')}` : ''}.{' '}
+      {view.bag_size} Longships in the bag.
     </p>
   );
 }

@@ -1,12 +1,12 @@
 /** Pieces several pages share: the outcome, the move chooser, links for a game. */
 import { useEffect, useState } from 'preact/hooks';
 
-import { spectator, type Schemas } from '../api';
+import { type Schemas, spectator } from '../api';
 import type { GameUi } from '../boards/types';
-import { words, type Command } from '../moves';
-import { useSeatName, type PlayerName } from '../names';
+import { type Command, words } from '../moves';
+import { type PlayerName, useSeatName } from '../names';
 import { link } from '../route';
-import { Target, type Picking } from '../target';
+import { type Picking, Target } from '../target';
 
 export function OutcomeText(props: { outcome: Schemas['Outcome'] | null | undefined }) {
   const { outcome } = props;
@@ -30,7 +30,12 @@ export function OutcomeText(props: { outcome: Schemas['Outcome'] | null | undefi
           {[...outcome.scores]
             .sort((a, b) => a.rank - b.rank || b.total - a.total)
             .map((s) => (
-              <tr key={s.seat} data-seat={s.seat} data-rank={s.rank} class={outcome.winners.includes(s.seat) ? 'winner' : undefined}>
+              <tr
+                key={s.seat}
+                data-seat={s.seat}
+                data-rank={s.rank}
+                class={outcome.winners.includes(s.seat) ? 'winner' : undefined}
+              >
                 <td>{ordinal(s.rank)}</td>
                 <td>
                   {name(s.seat)}
@@ -55,7 +60,11 @@ export function OutcomeText(props: { outcome: Schemas['Outcome'] | null | undefi
 /** Whether two commands are the same (field order aside). */
 export function same(a: unknown, b: unknown): boolean {
   const canon = (x: unknown): string =>
-    JSON.stringify(x, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
+    JSON.stringify(x, (_k, v) =>
+      v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort())
+        : v,
+    );
   return canon(a) === canon(b);
 }
 
@@ -74,13 +83,23 @@ export function Choices<V, C extends Command>(props: {
   const limit = props.limit ?? 40;
   if (moves.length === 0) return null;
   if (moves.length > limit)
-    return <p class="hint">{moves.length} moves: pick {props.narrow ?? 'a place on the board (or a tile)'} to narrow them down.</p>;
+    return (
+      <p class="hint">
+        {moves.length} moves: pick {props.narrow ?? 'a place on the board (or a tile)'} to narrow
+        them down.
+      </p>
+    );
   return (
     <ul class="choices" aria-label="Moves">
       {moves.map((move, i) => (
         <li key={i} class={props.played && same(move, props.played) ? 'played-move' : undefined}>
           {onPlay ? (
-            <button class="move" onClick={() => onPlay(move)} data-move={JSON.stringify(move)}>
+            <button
+              type="button"
+              class="move"
+              onClick={() => onPlay(move)}
+              data-move={JSON.stringify(move)}
+            >
               {ui.Preview && <ui.Preview command={move} view={view} />}
               {ui.describe(move, view)}
             </button>
@@ -120,7 +139,12 @@ export function Kinds<C extends Command>(props: { moves: C[]; picking: Picking |
     <ul class="kinds" aria-label="Kinds of move">
       {[...counts].map(([type, count]) => (
         <li key={type}>
-          <Target html picking={props.picking} k={`type:${type}`} label={`${words(type)}: ${count} move${count === 1 ? '' : 's'}`}>
+          <Target
+            html
+            picking={props.picking}
+            k={`type:${type}`}
+            label={`${words(type)}: ${count} move${count === 1 ? '' : 's'}`}
+          >
             <span class="kind">
               {words(type)} <small>({count})</small>
             </span>

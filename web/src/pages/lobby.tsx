@@ -1,7 +1,7 @@
 /** The lobby: become a player, create a game (./new_game), join an open one, your games. */
 import { useEffect, useState } from 'preact/hooks';
 
-import { api, ok, reason, spectator, type Schemas } from '../api';
+import { api, ok, reason, type Schemas, spectator } from '../api';
 import { GAMES } from '../games';
 import { forget, identity, remember } from '../identity';
 import { link } from '../route';
@@ -24,10 +24,21 @@ function PlayerForm(props: { onDone(): void }) {
     <form onSubmit={submit} class="card" aria-label="Become a player">
       <h2>Who are you?</h2>
       <label>
-        Your name <input name="player-name" value={name} required maxLength={64} onInput={(e) => setName(e.currentTarget.value)} />
+        Your name{' '}
+        <input
+          name="player-name"
+          value={name}
+          required
+          maxLength={64}
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
       </label>
       <button type="submit">Play as this name</button>
-      {error && <p role="alert" class="error">{error}</p>}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
     </form>
   );
 }
@@ -51,7 +62,11 @@ function OpenGames() {
   return (
     <section class="card" aria-label="Open games">
       <h2>Open games</h2>
-      {error && <p role="alert" class="error">{error}</p>}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
       {games.length === 0 ? (
         <p>No game is waiting for players.</p>
       ) : (
@@ -61,7 +76,9 @@ function OpenGames() {
               <a href={link.table(g.game, g.game_id)}>
                 {GAMES[g.game]?.label ?? g.game}, {g.taken.length} of {g.seats} seats taken
               </a>
-              {g.players && g.players.length > 0 && <span class="small"> · {g.players.map((p) => p.name).join(', ')}</span>}
+              {g.players && g.players.length > 0 && (
+                <span class="small"> · {g.players.map((p) => p.name).join(', ')}</span>
+              )}
             </li>
           ))}
         </ul>
@@ -104,7 +121,14 @@ export function Lobby() {
         <>
           <p>
             Playing as <strong>{me.name}</strong>.{' '}
-            <button class="link" onClick={() => { forget(); setMe(null); }}>
+            <button
+              type="button"
+              class="link"
+              onClick={() => {
+                forget();
+                setMe(null);
+              }}
+            >
               Not you?
             </button>
           </p>

@@ -6,16 +6,32 @@ import { api, ok, reason } from '../api';
 import { GAMES } from '../games';
 import { identity } from '../identity';
 import { link } from '../route';
-import { clockOf, NO_CLOCK, TIMEOUTS, type ClockForm, type ClockMode, type ConfigField, type FormValue } from '../setup';
+import {
+  type ClockForm,
+  type ClockMode,
+  type ConfigField,
+  clockOf,
+  type FormValue,
+  NO_CLOCK,
+  TIMEOUTS,
+} from '../setup';
 
-function Field(props: { field: ConfigField; value: FormValue | undefined; set(value: FormValue): void }) {
+function Field(props: {
+  field: ConfigField;
+  value: FormValue | undefined;
+  set(value: FormValue): void;
+}) {
   const { field, set } = props;
   switch (field.kind) {
     case 'select':
       return (
         <label>
           {field.label}{' '}
-          <select name={field.name} value={String(props.value ?? field.initial)} onChange={(e) => set(e.currentTarget.value)}>
+          <select
+            name={field.name}
+            value={String(props.value ?? field.initial)}
+            onChange={(e) => set(e.currentTarget.value)}
+          >
             {field.options.map((o) => (
               <option key={o}>{o}</option>
             ))}
@@ -33,7 +49,9 @@ function Field(props: { field: ConfigField; value: FormValue | undefined; set(va
                 type="checkbox"
                 name={`${field.name}-${o}`}
                 checked={chosen.includes(o)}
-                onChange={(e) => set(e.currentTarget.checked ? [...chosen, o] : chosen.filter((x) => x !== o))}
+                onChange={(e) =>
+                  set(e.currentTarget.checked ? [...chosen, o] : chosen.filter((x) => x !== o))
+                }
               />{' '}
               {o}
             </label>
@@ -44,14 +62,25 @@ function Field(props: { field: ConfigField; value: FormValue | undefined; set(va
     case 'boolean':
       return (
         <label class="inline">
-          <input type="checkbox" name={field.name} checked={Boolean(props.value ?? field.initial)} onChange={(e) => set(e.currentTarget.checked)} />{' '}
+          <input
+            type="checkbox"
+            name={field.name}
+            checked={Boolean(props.value ?? field.initial)}
+            onChange={(e) => set(e.currentTarget.checked)}
+          />{' '}
           {field.label}
         </label>
       );
     case 'number':
       return (
         <label>
-          {field.label} <input type="number" name={field.name} value={String(props.value ?? field.initial)} onInput={(e) => set(e.currentTarget.value)} />
+          {field.label}{' '}
+          <input
+            type="number"
+            name={field.name}
+            value={String(props.value ?? field.initial)}
+            onInput={(e) => set(e.currentTarget.value)}
+          />
         </label>
       );
   }
@@ -77,24 +106,49 @@ function ClockFields(props: { clock: ClockForm; set(clock: ClockForm): void }) {
       <legend>Turn clock</legend>
       {MODES.map(([mode, text]) => (
         <label key={mode} class="inline">
-          <input type="radio" name="clock" value={mode} checked={clock.mode === mode} onChange={() => set({ ...clock, mode })} /> {text}
+          <input
+            type="radio"
+            name="clock"
+            value={mode}
+            checked={clock.mode === mode}
+            onChange={() => set({ ...clock, mode })}
+          />{' '}
+          {text}
         </label>
       ))}
       {clock.mode !== 'none' && (
         <>
           <label>
             Seconds per move{' '}
-            <input type="number" name="clock-per-move" min={1} value={clock.perMoveS} onInput={(e) => set({ ...clock, perMoveS: e.currentTarget.value })} />
+            <input
+              type="number"
+              name="clock-per-move"
+              min={1}
+              value={clock.perMoveS}
+              onInput={(e) => set({ ...clock, perMoveS: e.currentTarget.value })}
+            />
           </label>
           {clock.mode === 'total' && (
             <>
               <label>
                 Minutes in all, each player{' '}
-                <input type="number" name="clock-total" min={0} value={clock.totalMin} onInput={(e) => set({ ...clock, totalMin: e.currentTarget.value })} />
+                <input
+                  type="number"
+                  name="clock-total"
+                  min={0}
+                  value={clock.totalMin}
+                  onInput={(e) => set({ ...clock, totalMin: e.currentTarget.value })}
+                />
               </label>
               <label>
                 Seconds added each move{' '}
-                <input type="number" name="clock-increment" min={0} value={clock.incrementS} onInput={(e) => set({ ...clock, incrementS: e.currentTarget.value })} />
+                <input
+                  type="number"
+                  name="clock-increment"
+                  min={0}
+                  value={clock.incrementS}
+                  onInput={(e) => set({ ...clock, incrementS: e.currentTarget.value })}
+                />
               </label>
             </>
           )}
@@ -103,7 +157,12 @@ function ClockFields(props: { clock: ClockForm; set(clock: ClockForm): void }) {
             <select
               name="clock-timeout"
               value={clock.onTimeout}
-              onChange={(e) => set({ ...clock, onTimeout: TIMEOUTS.find((t) => t === e.currentTarget.value) ?? 'bot' })}
+              onChange={(e) =>
+                set({
+                  ...clock,
+                  onTimeout: TIMEOUTS.find((t) => t === e.currentTarget.value) ?? 'bot',
+                })
+              }
             >
               {TIMEOUTS.map((t) => (
                 <option key={t} value={t}>
@@ -147,7 +206,14 @@ export function CreateForm() {
       <h2>New game</h2>
       <label>
         Game{' '}
-        <select name="game" value={gameName} onChange={(e) => { setGameName(e.currentTarget.value); setValues({}); }}>
+        <select
+          name="game"
+          value={gameName}
+          onChange={(e) => {
+            setGameName(e.currentTarget.value);
+            setValues({});
+          }}
+        >
           {Object.values(GAMES).map((g) => (
             <option key={g.name} value={g.name}>
               {g.label}
@@ -157,16 +223,32 @@ export function CreateForm() {
       </label>
       <label>
         Players{' '}
-        <input name="players" type="number" min={game.players[0]} max={game.players[1]} value={seats} onInput={(e) => setPlayers(Number(e.currentTarget.value))} />
+        <input
+          name="players"
+          type="number"
+          min={game.players[0]}
+          max={game.players[1]}
+          value={seats}
+          onInput={(e) => setPlayers(Number(e.currentTarget.value))}
+        />
       </label>
       {game.setup.fields.map((field) => (
-        <Field key={field.name} field={field} value={values[field.name]} set={(value) => setValues({ ...values, [field.name]: value })} />
+        <Field
+          key={field.name}
+          field={field}
+          value={values[field.name]}
+          set={(value) => setValues({ ...values, [field.name]: value })}
+        />
       ))}
       <ClockFields clock={clock} set={setClock} />
       <button type="submit" disabled={busy}>
         Create and sit down
       </button>
-      {error && <p role="alert" class="error">{error}</p>}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
     </form>
   );
 }

@@ -2,24 +2,30 @@
  * view and plays its legal moves by clicking them; anyone else watches the public view. */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 
-import { api, commandId, ok, reason, spectator, type Schemas } from '../api';
+import { api, commandId, ok, reason, type Schemas, spectator } from '../api';
 import type { GameUi } from '../boards/types';
 import { identity } from '../identity';
 import { follow } from '../live';
-import { choices, reachable, select, sentence, type Command } from '../moves';
-import type { EnvelopeOf, GameOps, TurnOf } from '../ops';
+import { type Command, choices, reachable, select, sentence } from '../moves';
 import { listNames, namer, PlayerNames } from '../names';
+import type { EnvelopeOf, GameOps, TurnOf } from '../ops';
 import { link } from '../route';
 import type { Picking } from '../target';
 import { Choices, GameLinks, Kinds, kindKey, OutcomeText } from './common';
 import { Clocks, GameActions } from './table_actions';
 
-
 function joinBody(): { name: string } {
   return { name: identity()?.name ?? 'Player' };
 }
 
-function WaitingRoom<V, C extends Command>(props: { ops: GameOps<V, C>; game: string; id: string; turn: TurnOf<C> | null; seated: boolean; onChange(): void }) {
+function WaitingRoom<V, C extends Command>(props: {
+  ops: GameOps<V, C>;
+  game: string;
+  id: string;
+  turn: TurnOf<C> | null;
+  seated: boolean;
+  onChange(): void;
+}) {
   const { ops, game, id, seated } = props;
   const [entry, setEntry] = useState<Schemas['LobbyEntry'] | null>(null);
   const [error, setError] = useState('');
@@ -44,22 +50,54 @@ function WaitingRoom<V, C extends Command>(props: { ops: GameOps<V, C>; game: st
       {entry && (
         <p>
           {entry.taken.length} of {entry.seats} seats taken
-          {entry.players && entry.players.length > 0 && `: ${entry.players.map((p) => `${p.name} (seat ${p.seat})`).join(', ')}`}.
+          {entry.players &&
+            entry.players.length > 0 &&
+            `: ${entry.players.map((p) => `${p.name} (seat ${p.seat})`).join(', ')}`}
+          .
         </p>
       )}
       <p>
-        Share this link to invite players: <input readOnly value={share} aria-label="Link to this game" onFocus={(e) => e.currentTarget.select()} />
+        Share this link to invite players:{' '}
+        <input
+          readOnly
+          value={share}
+          aria-label="Link to this game"
+          onFocus={(e) => e.currentTarget.select()}
+        />
       </p>
-      <p>The game starts when every seat is taken, or when its creator starts it with bots in the free seats.</p>
-      {!seated && identity() && <button onClick={() => act('join')}>Take a seat</button>}
-      {!identity() && <p>Become a player in the <a href={link.lobby()}>lobby</a> to take a seat.</p>}
-      {seated && <button onClick={() => act('start')}>Start now, with bots in the free seats</button>}
-      {error && <p role="alert" class="error">{error}</p>}
+      <p>
+        The game starts when every seat is taken, or when its creator starts it with bots in the
+        free seats.
+      </p>
+      {!seated && identity() && (
+        <button type="button" onClick={() => act('join')}>
+          Take a seat
+        </button>
+      )}
+      {!identity() && (
+        <p>
+          Become a player in the <a href={link.lobby()}>lobby</a> to take a seat.
+        </p>
+      )}
+      {seated && (
+        <button type="button" onClick={() => act('start')}>
+          Start now, with bots in the free seats
+        </button>
+      )}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
     </section>
   );
 }
 
-export function TableOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: string; watch: boolean }) {
+export function TableOf<V, C extends Command>(props: {
+  ui: GameUi<V, C>;
+  id: string;
+  watch: boolean;
+}) {
   const { ui, id } = props;
   const game = ui.name;
   const [turn, setTurn] = useState<TurnOf<C> | null>(null);
@@ -151,7 +189,8 @@ export function TableOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: str
   const limit = selection.length || !onBoard.size ? 200 : 12;
   // The kinds, where the list is too long and they differ (or one is picked, to take it back).
   const kinds =
-    (left.length > limit && new Set(left.map((move) => move.type)).size > 1) || selection.some((key) => key.startsWith('type:'));
+    (left.length > limit && new Set(left.map((move) => move.type)).size > 1) ||
+    selection.some((key) => key.startsWith('type:'));
   const picking: Picking | undefined = legal.length
     ? {
         reachable: reachable(left, keysOf),
@@ -170,8 +209,13 @@ export function TableOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: str
     setMessage(null);
     try {
       const outcome = await ui.ops.submit(id, { command_id: commandId(), command }, 5);
-      if (outcome.status === 'refused') setMessage({ text: outcome.message ?? 'refused', refused: true });
-      else setMessage({ text: `Played: ${ui.describe(command, envelope?.view ?? null)}`, refused: false });
+      if (outcome.status === 'refused')
+        setMessage({ text: outcome.message ?? 'refused', refused: true });
+      else
+        setMessage({
+          text: `Played: ${ui.describe(command, envelope?.view ?? null)}`,
+          refused: false,
+        });
       setSelection([]);
       await readTurn();
     } catch (err) {
@@ -183,76 +227,113 @@ export function TableOf<V, C extends Command>(props: { ui: GameUi<V, C>; id: str
 
   const name = namer(envelope?.players);
   const toAct = turn?.to_act ?? [];
-  const mine = seated && turn?.seat !== null && turn?.seat !== undefined && toAct.includes(turn.seat);
+  const mine =
+    seated && turn?.seat !== null && turn?.seat !== undefined && toAct.includes(turn.seat);
   return (
     <PlayerNames players={envelope?.players}>
-    <div class={`table ${game}${busy ? ' busy' : ''}`} data-state={`${turn?.version ?? ''}|${legal.length}|${selection.join(',')}|${busy}`}>
-      <header class="table-head">
-        <h1>
-          {ui.label} <small class="game-id">{id}</small>
-        </h1>
-        <GameLinks game={game} id={id} />
-        <p class="status" aria-live="polite">
-          {seated && turn?.seat !== null && turn?.seat !== undefined ? `You are ${name(turn.seat)} (seat ${turn.seat})` : 'Watching (public view)'} · version{' '}
-          {envelope?.version ?? turn?.version ?? '…'} · {status}
-          {turn?.phase === 'cancelled'
-            ? ' · the game was cancelled'
-            : turn?.finished
-              ? ' · the game is over'
-              : toAct.length
-                ? ` · to play: ${listNames(name, toAct)}`
-                : ''}
-        </p>
-        <Clocks turn={turn} />
-        <GameActions ops={ui.ops} game={game} id={id} turn={turn} seated={seated === true} onChange={() => setRefresh(refresh + 1)} />
-      </header>
-      {open && <WaitingRoom ops={ui.ops} game={game} id={id} turn={turn} seated={seated === true} onChange={() => setRefresh(refresh + 1)} />}
-      {envelope && (
-        <div class="play">
-          <div class="board-area">
-            <ui.Board view={envelope.view} picking={busy ? undefined : picking} />
+      <div
+        class={`table ${game}${busy ? ' busy' : ''}`}
+        data-state={`${turn?.version ?? ''}|${legal.length}|${selection.join(',')}|${busy}`}
+      >
+        <header class="table-head">
+          <h1>
+            {ui.label} <small class="game-id">{id}</small>
+          </h1>
+          <GameLinks game={game} id={id} />
+          <p class="status" aria-live="polite">
+            {seated && turn?.seat !== null && turn?.seat !== undefined
+              ? `You are ${name(turn.seat)} (seat ${turn.seat})`
+              : 'Watching (public view)'}{' '}
+            · version {envelope?.version ?? turn?.version ?? '…'} · {status}
+            {turn?.phase === 'cancelled'
+              ? ' · the game was cancelled'
+              : turn?.finished
+                ? ' · the game is over'
+                : toAct.length
+                  ? ` · to play: ${listNames(name, toAct)}`
+                  : ''}
+          </p>
+          <Clocks turn={turn} />
+          <GameActions
+            ops={ui.ops}
+            game={game}
+            id={id}
+            turn={turn}
+            seated={seated === true}
+            onChange={() => setRefresh(refresh + 1)}
+          />
+        </header>
+        {open && (
+          <WaitingRoom
+            ops={ui.ops}
+            game={game}
+            id={id}
+            turn={turn}
+            seated={seated === true}
+            onChange={() => setRefresh(refresh + 1)}
+          />
+        )}
+        {envelope && (
+          <div class="play">
+            <div class="board-area">
+              <ui.Board view={envelope.view} picking={busy ? undefined : picking} />
+            </div>
+            <aside class="side">
+              {mine && !busy && (
+                <p class="your-turn" role="status">
+                  Your turn:{' '}
+                  {selection.length
+                    ? 'choose a move below, or another place'
+                    : 'pick a highlighted place, or a move below'}
+                  .
+                </p>
+              )}
+              {message && (
+                <p
+                  role={message.refused ? 'alert' : 'status'}
+                  class={message.refused ? 'error refusal' : 'played'}
+                >
+                  {message.text}
+                </p>
+              )}
+              {legal.length > 0 && !busy && (
+                <>
+                  {selection.length > 0 && (
+                    <button type="button" class="link" onClick={() => setSelection([])}>
+                      Clear the selection (Escape)
+                    </button>
+                  )}
+                  {kinds && <Kinds moves={left} picking={picking} />}
+                  <Choices
+                    ui={ui}
+                    view={envelope.view}
+                    moves={left}
+                    onPlay={play}
+                    limit={limit}
+                    narrow={
+                      kinds
+                        ? 'a place on the board (or a tile), or a kind of move above,'
+                        : undefined
+                    }
+                  />
+                </>
+              )}
+              {ui.Side && <ui.Side view={envelope.view} />}
+              <OutcomeText outcome={turn?.outcome} />
+              <section class="log" aria-label="What happened">
+                <h3>What happened</h3>
+                <ul class="log-list">
+                  {events.map((line, i) => (
+                    <li key={events.length - i} data-version={line.version}>
+                      <span class="version">{line.version}</span> {line.text}
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            </aside>
           </div>
-          <aside class="side">
-            {mine && !busy && <p class="your-turn" role="status">Your turn: {selection.length ? 'choose a move below, or another place' : 'pick a highlighted place, or a move below'}.</p>}
-            {message && (
-              <p role={message.refused ? 'alert' : 'status'} class={message.refused ? 'error refusal' : 'played'}>
-                {message.text}
-              </p>
-            )}
-            {legal.length > 0 && !busy && (
-              <>
-                {selection.length > 0 && (
-                  <button class="link" onClick={() => setSelection([])}>
-                    Clear the selection (Escape)
-                  </button>
-                )}
-                {kinds && <Kinds moves={left} picking={picking} />}
-                <Choices
-                  ui={ui}
-                  view={envelope.view}
-                  moves={left}
-                  onPlay={play}
-                  limit={limit}
-                  narrow={kinds ? 'a place on the board (or a tile), or a kind of move above,' : undefined}
-                />
-              </>
-            )}
-            {ui.Side && <ui.Side view={envelope.view} />}
-            <OutcomeText outcome={turn?.outcome} />
-            <section class="log" aria-label="What happened">
-              <h3>What happened</h3>
-              <ul class="log-list">
-                {events.map((line, i) => (
-                  <li key={events.length - i} data-version={line.version}>
-                    <span class="version">{line.version}</span> {line.text}
-                  </li>
-                ))}
-              </ul>
-            </section>
-          </aside>
-        </div>
-      )}
-    </div>
+        )}
+      </div>
     </PlayerNames>
   );
 }

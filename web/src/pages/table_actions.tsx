@@ -4,8 +4,8 @@ import { useEffect, useState } from 'preact/hooks';
 
 import { reason, type Schemas } from '../api';
 import type { Command } from '../moves';
-import type { GameOps } from '../ops';
 import { useSeatName } from '../names';
+import type { GameOps } from '../ops';
 import { link } from '../route';
 
 /** "1:05": what is left of a clock, never below zero. */
@@ -13,7 +13,9 @@ export function clockText(ms: number): string {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
   const m = Math.floor(seconds / 60);
   const s = seconds % 60;
-  return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${String(s).padStart(2, '0')}` : `${m}:${String(s).padStart(2, '0')}`;
+  return m >= 60
+    ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${String(s).padStart(2, '0')}`
+    : `${m}:${String(s).padStart(2, '0')}`;
 }
 
 /** Each waited-for seat's turn clock, counting down to its deadline; nothing in untimed games. */
@@ -23,7 +25,9 @@ type TurnState = Omit<Schemas['Turn'], 'legal_commands'>;
 export function Clocks(props: { turn: TurnState | null }) {
   const name = useSeatName();
   const [now, setNow] = useState(() => Date.now());
-  const deadlines = Object.entries(props.turn?.deadlines ?? {}).map(([seat, at]) => [Number(seat), at] as const);
+  const deadlines = Object.entries(props.turn?.deadlines ?? {}).map(
+    ([seat, at]) => [Number(seat), at] as const,
+  );
   useEffect(() => {
     if (!deadlines.length) return;
     setNow(Date.now()); // not the time the page opened: the clocks start from now
@@ -34,8 +38,14 @@ export function Clocks(props: { turn: TurnState | null }) {
   return (
     <ul class="clocks" aria-label="Turn clocks">
       {deadlines.map(([seat, at]) => (
-        <li key={seat} data-seat={seat} data-deadline={at} class={at - now < 10_000 ? 'clock urgent' : 'clock'}>
-          {name(seat)}: <time dateTime={new Date(at).toISOString()}>{clockText(at - now)}</time> left to play
+        <li
+          key={seat}
+          data-seat={seat}
+          data-deadline={at}
+          class={at - now < 10_000 ? 'clock urgent' : 'clock'}
+        >
+          {name(seat)}: <time dateTime={new Date(at).toISOString()}>{clockText(at - now)}</time>{' '}
+          left to play
         </li>
       ))}
     </ul>
@@ -69,7 +79,10 @@ export function GameActions<V, C extends Command>(props: {
       }
       const outcome = await (what === 'resign' ? ops.resign(id) : ops.cancel(id));
       setMessage({
-        text: what === 'resign' ? `You resigned: a bot plays your seat (${outcome.status}).` : `The game is cancelled (${outcome.status}).`,
+        text:
+          what === 'resign'
+            ? `You resigned: a bot plays your seat (${outcome.status}).`
+            : `The game is cancelled (${outcome.status}).`,
         refused: false,
       });
       props.onChange();
@@ -77,8 +90,19 @@ export function GameActions<V, C extends Command>(props: {
       setMessage({ text: `Refused: ${reason(err)}`, refused: true });
     }
   }
-  const offered: Action[] = turn.phase === 'open' ? ['cancel'] : turn.finished ? ['rematch'] : turn.phase === 'started' ? ['resign'] : [];
-  const labels: Record<Action, string> = { resign: 'Resign', rematch: 'Rematch', cancel: 'Cancel this game' };
+  const offered: Action[] =
+    turn.phase === 'open'
+      ? ['cancel']
+      : turn.finished
+        ? ['rematch']
+        : turn.phase === 'started'
+          ? ['resign']
+          : [];
+  const labels: Record<Action, string> = {
+    resign: 'Resign',
+    rematch: 'Rematch',
+    cancel: 'Cancel this game',
+  };
   const confirm: Record<Action, string> = {
     resign: 'Yes, resign: a bot plays my seat',
     rematch: 'Yes, a rematch',
@@ -89,15 +113,19 @@ export function GameActions<V, C extends Command>(props: {
       {offered.map((what) =>
         asking === what ? (
           <span key={what}>
-            <button class="danger" onClick={() => void act(what)}>
+            <button type="button" class="danger" onClick={() => void act(what)}>
               {confirm[what]}
             </button>{' '}
-            <button class="link" onClick={() => setAsking(null)}>
+            <button type="button" class="link" onClick={() => setAsking(null)}>
               No
             </button>
           </span>
         ) : (
-          <button key={what} onClick={() => (what === 'rematch' ? void act(what) : setAsking(what))}>
+          <button
+            type="button"
+            key={what}
+            onClick={() => (what === 'rematch' ? void act(what) : setAsking(what))}
+          >
             {labels[what]}
           </button>
         ),
