@@ -1,10 +1,29 @@
 /** Each game's operations on a game (`/v1/<game>/games/{game_id}/...`), typed by that game's
  * schemas in the OpenAPI document: its turn's legal commands, its view, its replay and audit. The
- * pages are generic in a game's view `V` and command `C`, so no board casts what it draws. */
+ * pages are generic in a game's view `V` and command `C`, so no board casts what it draws. The
+ * operations are written once, over the paths of any game the document serves (`gameOps`). */
+import type { MethodResponse } from 'openapi-fetch';
+
+import type { paths } from '../generated/schema';
 import { api, ok, type Schemas, spectator } from './api';
 import type { Command } from './moves';
 
 type Client = typeof api;
+
+/** The games the API serves: each `/v1/<game>/games/{game_id}/turn` of the document names one. */
+type GameIn<Path> = Path extends `/v1/${infer Game}/games/{game_id}/turn` ? Game : never;
+export type GameName = GameIn<keyof paths>;
+
+/** A path of game `G`'s operations on one of its games. */
+type PathOf<G extends GameName, Rest extends string> = `/v1/${G}/games/{game_id}${Rest}`;
+
+/** A game's command and view, as its own turn and view operations type them. */
+export type CommandOf<G extends GameName> = MethodResponse<
+  Client,
+  'get',
+  PathOf<G, '/turn'>
+>['legal_commands'][number];
+export type ViewOf<G extends GameName> = MethodResponse<Client, 'get', PathOf<G, '/view'>>['view'];
 
 /** An event as a game's operations type it (each game's own union); pages put it in words. */
 export interface Recorded extends Omit<Schemas['EventRecord'], 'event'> {
@@ -60,159 +79,58 @@ export interface GameOps<V, C extends Command> {
   rematch(id: string): Promise<Schemas['Rematch']>;
 }
 
-const at = (id: string) => ({ params: { path: { game_id: id } } });
+/** A command submitted to any game: one game's command in that game's request body. */
+type SubmitBody = NonNullable<
+  paths[PathOf<GameName, '/commands'>]['post']['requestBody']
+>['content']['application/json'];
 
-/** Fjords: its own operations, typed by its own schemas. */
-const fjordsTurn = (client: Client, id: string) =>
-  ok(client.GET('/v1/fjords/games/{game_id}/turn', at(id)));
-const fjordsView = (client: Client, id: string) =>
-  ok(client.GET('/v1/fjords/games/{game_id}/view', at(id)));
-export type FjordsCommand = Awaited<ReturnType<typeof fjordsTurn>>['legal_commands'][number];
-export type FjordsView = Awaited<ReturnType<typeof fjordsView>>['view'];
-export const fjordsOps = {
-  turn: fjordsTurn,
-  view: fjordsView,
-  submit: (id: string, body: { command_id: string; command: FjordsCommand }, wait: number) =>
-    ok(
-      api.POST('/v1/fjords/games/{game_id}/commands', {
-        params: { path: { game_id: id }, query: { wait } },
-        body,
-      }),
-    ),
-  replay: (id: string, version: number | null) =>
-    ok(
-      spectator.GET('/v1/fjords/games/{game_id}/replay', {
-        params: { path: { game_id: id }, query: version === null ? {} : { at: version } },
-      }),
-    ),
-  audit: (id: string, version: number) =>
-    ok(
-      spectator.GET('/v1/fjords/games/{game_id}/audit/{version}', {
-        params: { path: { game_id: id, version } },
-      }),
-    ),
-  ticket: (id: string) => ok(api.POST('/v1/fjords/games/{game_id}/stream-tickets', at(id))),
-  streamUrl: (id: string) => `/v1/fjords/games/${encodeURIComponent(id)}/stream`,
-  join: (id: string, body: { name: string }) =>
-    ok(api.POST('/v1/fjords/games/{game_id}/seats', { ...at(id), body })),
-  start: (id: string) => ok(api.POST('/v1/fjords/games/{game_id}/start', at(id))),
-  resign: (id: string) => ok(api.POST('/v1/fjords/games/{game_id}/resign', at(id))),
-  cancel: (id: string) => ok(api.POST('/v1/fjords/games/{game_id}/cancel', at(id))),
-  rematch: (id: string) => ok(api.POST('/v1/fjords/games/{game_id}/rematch', at(id))),
-} satisfies GameOps<FjordsView, FjordsCommand>;
-/** Looot: its own operations, typed by its own schemas. */
-const loootTurn = (client: Client, id: string) =>
-  ok(client.GET('/v1/looot/games/{game_id}/turn', at(id)));
-const loootView = (client: Client, id: string) =>
-  ok(client.GET('/v1/looot/games/{game_id}/view', at(id)));
-export type LoootCommand = Awaited<ReturnType<typeof loootTurn>>['legal_commands'][number];
-export type LoootView = Awaited<ReturnType<typeof loootView>>['view'];
-export const loootOps = {
-  turn: loootTurn,
-  view: loootView,
-  submit: (id: string, body: { command_id: string; command: LoootCommand }, wait: number) =>
-    ok(
-      api.POST('/v1/looot/games/{game_id}/commands', {
-        params: { path: { game_id: id }, query: { wait } },
-        body,
-      }),
-    ),
-  replay: (id: string, version: number | null) =>
-    ok(
-      spectator.GET('/v1/looot/games/{game_id}/replay', {
-        params: { path: { game_id: id }, query: version === null ? {} : { at: version } },
-      }),
-    ),
-  audit: (id: string, version: number) =>
-    ok(
-      spectator.GET('/v1/looot/games/{game_id}/audit/{version}', {
-        params: { path: { game_id: id, version } },
-      }),
-    ),
-  ticket: (id: string) => ok(api.POST('/v1/looot/games/{game_id}/stream-tickets', at(id))),
-  streamUrl: (id: string) => `/v1/looot/games/${encodeURIComponent(id)}/stream`,
-  join: (id: string, body: { name: string }) =>
-    ok(api.POST('/v1/looot/games/{game_id}/seats', { ...at(id), body })),
-  start: (id: string) => ok(api.POST('/v1/looot/games/{game_id}/start', at(id))),
-  resign: (id: string) => ok(api.POST('/v1/looot/games/{game_id}/resign', at(id))),
-  cancel: (id: string) => ok(api.POST('/v1/looot/games/{game_id}/cancel', at(id))),
-  rematch: (id: string) => ok(api.POST('/v1/looot/games/{game_id}/rematch', at(id))),
-} satisfies GameOps<LoootView, LoootCommand>;
-/** Landnam: its own operations, typed by its own schemas. */
-const landnamTurn = (client: Client, id: string) =>
-  ok(client.GET('/v1/landnam/games/{game_id}/turn', at(id)));
-const landnamView = (client: Client, id: string) =>
-  ok(client.GET('/v1/landnam/games/{game_id}/view', at(id)));
-export type LandnamCommand = Awaited<ReturnType<typeof landnamTurn>>['legal_commands'][number];
-export type LandnamView = Awaited<ReturnType<typeof landnamView>>['view'];
-export const landnamOps = {
-  turn: landnamTurn,
-  view: landnamView,
-  submit: (id: string, body: { command_id: string; command: LandnamCommand }, wait: number) =>
-    ok(
-      api.POST('/v1/landnam/games/{game_id}/commands', {
-        params: { path: { game_id: id }, query: { wait } },
-        body,
-      }),
-    ),
-  replay: (id: string, version: number | null) =>
-    ok(
-      spectator.GET('/v1/landnam/games/{game_id}/replay', {
-        params: { path: { game_id: id }, query: version === null ? {} : { at: version } },
-      }),
-    ),
-  audit: (id: string, version: number) =>
-    ok(
-      spectator.GET('/v1/landnam/games/{game_id}/audit/{version}', {
-        params: { path: { game_id: id, version } },
-      }),
-    ),
-  ticket: (id: string) => ok(api.POST('/v1/landnam/games/{game_id}/stream-tickets', at(id))),
-  streamUrl: (id: string) => `/v1/landnam/games/${encodeURIComponent(id)}/stream`,
-  join: (id: string, body: { name: string }) =>
-    ok(api.POST('/v1/landnam/games/{game_id}/seats', { ...at(id), body })),
-  start: (id: string) => ok(api.POST('/v1/landnam/games/{game_id}/start', at(id))),
-  resign: (id: string) => ok(api.POST('/v1/landnam/games/{game_id}/resign', at(id))),
-  cancel: (id: string) => ok(api.POST('/v1/landnam/games/{game_id}/cancel', at(id))),
-  rematch: (id: string) => ok(api.POST('/v1/landnam/games/{game_id}/rematch', at(id))),
-} satisfies GameOps<LandnamView, LandnamCommand>;
-/** FireAndAxe: its own operations, typed by its own schemas. */
-const fireAndAxeTurn = (client: Client, id: string) =>
-  ok(client.GET('/v1/fire-and-axe/games/{game_id}/turn', at(id)));
-const fireAndAxeView = (client: Client, id: string) =>
-  ok(client.GET('/v1/fire-and-axe/games/{game_id}/view', at(id)));
-export type FireAndAxeCommand = Awaited<
-  ReturnType<typeof fireAndAxeTurn>
->['legal_commands'][number];
-export type FireAndAxeView = Awaited<ReturnType<typeof fireAndAxeView>>['view'];
-export const fireAndAxeOps = {
-  turn: fireAndAxeTurn,
-  view: fireAndAxeView,
-  submit: (id: string, body: { command_id: string; command: FireAndAxeCommand }, wait: number) =>
-    ok(
-      api.POST('/v1/fire-and-axe/games/{game_id}/commands', {
-        params: { path: { game_id: id }, query: { wait } },
-        body,
-      }),
-    ),
-  replay: (id: string, version: number | null) =>
-    ok(
-      spectator.GET('/v1/fire-and-axe/games/{game_id}/replay', {
-        params: { path: { game_id: id }, query: version === null ? {} : { at: version } },
-      }),
-    ),
-  audit: (id: string, version: number) =>
-    ok(
-      spectator.GET('/v1/fire-and-axe/games/{game_id}/audit/{version}', {
-        params: { path: { game_id: id, version } },
-      }),
-    ),
-  ticket: (id: string) => ok(api.POST('/v1/fire-and-axe/games/{game_id}/stream-tickets', at(id))),
-  streamUrl: (id: string) => `/v1/fire-and-axe/games/${encodeURIComponent(id)}/stream`,
-  join: (id: string, body: { name: string }) =>
-    ok(api.POST('/v1/fire-and-axe/games/{game_id}/seats', { ...at(id), body })),
-  start: (id: string) => ok(api.POST('/v1/fire-and-axe/games/{game_id}/start', at(id))),
-  resign: (id: string) => ok(api.POST('/v1/fire-and-axe/games/{game_id}/resign', at(id))),
-  cancel: (id: string) => ok(api.POST('/v1/fire-and-axe/games/{game_id}/cancel', at(id))),
-  rematch: (id: string) => ok(api.POST('/v1/fire-and-axe/games/{game_id}/rematch', at(id))),
-} satisfies GameOps<FireAndAxeView, FireAndAxeCommand>;
+/** The clients the operations call through: a player's (its token sent) and a spectator's
+ * (replays and audits are read as anyone reads them). */
+export interface Clients {
+  player: Client;
+  spectator: Client;
+}
+
+/** Game `game`'s operations, typed by its own schemas. They are written once over the paths of
+ * every game (the document types each call for all of them), then given the types of `game`'s
+ * own paths, the ones its `/v1/<game>/...` path strings reach. */
+export function gameOps<G extends GameName>(
+  game: G,
+  clients: Clients = { player: api, spectator },
+): GameOps<ViewOf<G>, CommandOf<G>> {
+  const path = <Rest extends string>(rest: Rest) =>
+    `/v1/${game}/games/{game_id}${rest}` as PathOf<GameName, Rest>;
+  const at = (id: string) => ({ params: { path: { game_id: id } } });
+  const ops: GameOps<ViewOf<GameName>, CommandOf<GameName>> = {
+    turn: (client, id) => ok(client.GET(path('/turn'), at(id))),
+    view: (client, id) => ok(client.GET(path('/view'), at(id))),
+    // `body` is `game`'s own request body, here among every game's.
+    submit: (id, body, wait) =>
+      ok(
+        clients.player.POST(path('/commands'), {
+          params: { path: { game_id: id }, query: { wait } },
+          body: body as SubmitBody,
+        }),
+      ),
+    replay: (id, version) =>
+      ok(
+        clients.spectator.GET(path('/replay'), {
+          params: { path: { game_id: id }, query: version === null ? {} : { at: version } },
+        }),
+      ),
+    audit: (id, version) =>
+      ok(
+        clients.spectator.GET(path('/audit/{version}'), {
+          params: { path: { game_id: id, version } },
+        }),
+      ),
+    ticket: (id) => ok(clients.player.POST(path('/stream-tickets'), at(id))),
+    streamUrl: (id) => `/v1/${game}/games/${encodeURIComponent(id)}/stream`,
+    join: (id, body) => ok(clients.player.POST(path('/seats'), { ...at(id), body })),
+    start: (id) => ok(clients.player.POST(path('/start'), at(id))),
+    resign: (id) => ok(clients.player.POST(path('/resign'), at(id))),
+    cancel: (id) => ok(clients.player.POST(path('/cancel'), at(id))),
+    rematch: (id) => ok(clients.player.POST(path('/rematch'), at(id))),
+  };
+  return ops as GameOps<ViewOf<G>, CommandOf<G>>;
+}

@@ -1,13 +1,14 @@
 /** Fire & Axe: the ports by zone (value, town, settlement, longship), the Sagas, the seats. */
 import { sentence } from '../moves';
 import { useSeatName } from '../names';
-import { type FireAndAxeCommand, type FireAndAxeView, fireAndAxeOps } from '../ops';
+import { type CommandOf, gameOps, type ViewOf } from '../ops';
 import { type Picking, Target } from '../target';
 import { Player, SEAT_COLOURS, SeatsTable } from './draw';
 import { fieldKeys } from './generic';
 import type { GameUi } from './types';
 
-type View = FireAndAxeView;
+type View = ViewOf<'fire-and-axe'>;
+type FireAndAxeCommand = CommandOf<'fire-and-axe'>;
 
 const COLUMNS = 4;
 const CARD_W = 150;
@@ -121,7 +122,7 @@ function Side(props: { view: View }) {
 }
 
 export const fireAndAxe: GameUi<View, FireAndAxeCommand> = {
-  ops: fireAndAxeOps,
+  ops: gameOps('fire-and-axe'),
   name: 'fire-and-axe',
   label: 'Fire & Axe',
   players: [3, 5],

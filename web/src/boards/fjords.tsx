@@ -2,12 +2,13 @@
  * stones; the seat's legal moves as targets on the board and the row. */
 import { centre, corners, type Point, points, viewBox } from '../hex';
 import { sentence } from '../moves';
-import { type FjordsCommand, type FjordsView, fjordsOps } from '../ops';
+import { type CommandOf, gameOps, type ViewOf } from '../ops';
 import { type Picking, Target } from '../target';
 import { Label, OpenSpace, Player, SeatsTable, Swatch } from './draw';
 import type { GameUi } from './types';
 
-type View = FjordsView;
+type View = ViewOf<'fjords'>;
+type FjordsCommand = CommandOf<'fjords'>;
 const SIZE = 40;
 const TERRAIN: Record<string, string> = { M: '#9b8c7a', P: '#9fcf6f', S: '#4f8fd6' };
 const TERRAIN_NAME: Record<string, string> = { M: 'mountain', P: 'plains', S: 'sea' };
@@ -292,7 +293,7 @@ function Side(props: { view: View }) {
 }
 
 export const fjords: GameUi<View, FjordsCommand> = {
-  ops: fjordsOps,
+  ops: gameOps('fjords'),
   name: 'fjords',
   label: 'Fjords',
   players: [2, 4],

@@ -2,13 +2,14 @@
 import { centre, type Point, viewBox } from '../hex';
 import { sentence } from '../moves';
 import { useSeatName } from '../names';
-import { type LandnamCommand, type LandnamView, landnamOps } from '../ops';
+import { type CommandOf, gameOps, type ViewOf } from '../ops';
 import { type Picking, Target } from '../target';
 import { HexShape, Label, OpenSpace, Player, SEAT_COLOURS, SeatsTable } from './draw';
 import { fieldKeys } from './generic';
 import type { GameUi } from './types';
 
-type View = LandnamView;
+type View = ViewOf<'landnam'>;
+type LandnamCommand = CommandOf<'landnam'>;
 const SIZE = 34;
 const TERRAIN: Record<string, string> = {
   sea: '#4f8fd6',
@@ -225,7 +226,7 @@ function Side(props: { view: View }) {
 }
 
 export const landnam: GameUi<View, LandnamCommand> = {
-  ops: landnamOps,
+  ops: gameOps('landnam'),
   name: 'landnam',
   label: 'Landnám',
   players: [3, 5],

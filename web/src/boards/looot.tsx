@@ -3,12 +3,13 @@
 import { centre, viewBox } from '../hex';
 import { sentence, words } from '../moves';
 import { useSeatName } from '../names';
-import { type LoootCommand, type LoootView, loootOps } from '../ops';
+import { type CommandOf, gameOps, type ViewOf } from '../ops';
 import { type Picking, Target } from '../target';
 import { HexShape, Label, Player, SEAT_COLOURS, Swatch } from './draw';
 import type { GameUi } from './types';
 
-type View = LoootView;
+type View = ViewOf<'looot'>;
+type LoootCommand = CommandOf<'looot'>;
 const SIZE = 30;
 const TERRAIN: Record<string, string> = {
   axe: '#b9b9c4',
@@ -317,7 +318,7 @@ function Side(props: { view: View }) {
 }
 
 export const looot: GameUi<View, LoootCommand> = {
-  ops: loootOps,
+  ops: gameOps('looot'),
   name: 'looot',
   label: 'Looot',
   players: [2, 4],
