@@ -17,54 +17,90 @@ export interface Listener<V> {
   status(text: string): void;
 }
 
+/** What follow needs of the browser's EventSource (a stand-in in the tests). */
+export interface Source {
+  addEventListener(type: string, listener: (message: MessageEvent<string>) => void): void;
+  close(): void;
+}
+
+/** The messages the stream sends, by their SSE event name. */
+export type MessageName = 'event' | 'view' | 'patch';
+const MESSAGES: readonly MessageName[] = ['event', 'view', 'patch'];
+/** How long after a drop the stream reopens. */
+export const REOPEN_AFTER_MS = 1000;
+
+/** What the stream has given so far: the last view (whole or patched) and the last message's id. */
+export interface Seen<V> {
+  view: EnvelopeOf<V> | null;
+  lastId: number | null;
+}
+export const NOTHING_SEEN: Seen<never> = { view: null, lastId: null };
+
+/** What one message makes of what was seen: a view to show, an event to tell, or, where it does
+ * not fit (not what its name says, or a patch that does not apply to the view held), a reopening,
+ * which sends the whole view again. */
+export type Update<V> =
+  | { kind: 'view'; seen: Seen<V>; envelope: EnvelopeOf<V> }
+  | { kind: 'event'; seen: Seen<V>; record: Recorded }
+  | { kind: 'reopen'; reason: string };
+
+/** The update one message (its name, data and id) makes to what was seen, which it leaves as it
+ * was: a patch applies to a copy of the view held. */
+export function update<V>(seen: Seen<V>, name: MessageName, data: string, id: string): Update<V> {
+  const message = parsed(data);
+  const lastId = Number(id);
+  if (name === 'event') {
+    if (!isRecord(message)) return { kind: 'reopen', reason: 'not an event record' };
+    return { kind: 'event', seen: { ...seen, lastId }, record: message };
+  }
+  if (name === 'view') {
+    if (!isEnvelope<V>(message)) return { kind: 'reopen', reason: 'not a view envelope' };
+    return { kind: 'view', seen: { view: message, lastId }, envelope: message };
+  }
+  if (!seen.view) return { kind: 'reopen', reason: 'a patch before any view' };
+  if (!isPatch(message)) return { kind: 'reopen', reason: 'not a JSON Patch' };
+  try {
+    const envelope = applyPatch(seen.view, message, true, false).newDocument;
+    return { kind: 'view', seen: { view: envelope, lastId }, envelope };
+  } catch (error) {
+    return { kind: 'reopen', reason: `the patch does not apply: ${String(error)}` };
+  }
+}
+
+/** Where the stream opens: with the seat's ticket, from the last message seen. */
+export function streamAddress(url: string, ticket: string | null, lastId: number | null): string {
+  const query = new URLSearchParams();
+  if (ticket !== null) query.set('ticket', ticket);
+  if (lastId !== null) query.set('last_event_id', String(lastId));
+  return `${url}?${query}`;
+}
+
 export function follow<V>(
   ops: StreamOps,
   gameId: string,
   seated: boolean,
   listener: Listener<V>,
+  connect: (url: string) => Source = (url) => new EventSource(url),
 ): () => void {
-  let source: EventSource | null = null;
-  let last: EnvelopeOf<V> | null = null;
-  let lastId: number | null = null;
+  let source: Source | null = null;
+  let seen: Seen<V> = NOTHING_SEEN;
   let closed = false;
-  let retry: number | undefined;
+  let retry: ReturnType<typeof setTimeout> | undefined;
 
   async function open(): Promise<void> {
-    const query = new URLSearchParams();
-    if (seated) {
-      const ticket = await ops.ticket(gameId);
-      query.set('ticket', ticket.ticket);
-    }
-    if (lastId !== null) query.set('last_event_id', String(lastId));
+    const ticket = seated ? (await ops.ticket(gameId)).ticket : null;
     if (closed) return;
-    source = new EventSource(`${ops.streamUrl(gameId)}?${query}`);
+    source = connect(streamAddress(ops.streamUrl(gameId), ticket, seen.lastId));
     source.addEventListener('open', () => listener.status('live'));
-    source.addEventListener('event', (message: MessageEvent<string>) => {
-      const record = parsed(message.data);
-      if (!isRecord(record)) return reopen();
-      lastId = Number(message.lastEventId);
-      listener.event(record);
-    });
-    source.addEventListener('view', (message: MessageEvent<string>) => {
-      const envelope = parsed(message.data);
-      if (!isEnvelope<V>(envelope)) return reopen();
-      lastId = Number(message.lastEventId);
-      last = envelope;
-      listener.view(envelope);
-    });
-    source.addEventListener('patch', (message: MessageEvent<string>) => {
-      const patch = parsed(message.data);
-      try {
-        if (!last) throw new Error('a patch before any view');
-        if (!isPatch(patch)) throw new Error('not a JSON Patch');
-        last = applyPatch(last, patch, true, false).newDocument;
-        lastId = Number(message.lastEventId);
-        listener.view(last);
-      } catch {
-        // The patch does not fit the view held: reopen, which sends the whole view again.
-        reopen();
-      }
-    });
+    for (const name of MESSAGES) {
+      source.addEventListener(name, (message) => {
+        const next = update(seen, name, message.data, message.lastEventId);
+        if (next.kind === 'reopen') return reopen();
+        seen = next.seen;
+        if (next.kind === 'event') listener.event(next.record);
+        else listener.view(next.envelope);
+      });
+    }
     // A ticket opens the stream once: the browser's own reconnection cannot reuse it.
     source.addEventListener('error', () => reopen());
   }
@@ -74,14 +110,14 @@ export function follow<V>(
     source = null;
     if (closed) return;
     listener.status('reconnecting…');
-    window.clearTimeout(retry);
-    retry = window.setTimeout(() => void open().catch(() => reopen()), 1000);
+    clearTimeout(retry);
+    retry = setTimeout(() => void open().catch(() => reopen()), REOPEN_AFTER_MS);
   }
 
   void open().catch(() => reopen());
   return () => {
     closed = true;
-    window.clearTimeout(retry);
+    clearTimeout(retry);
     source?.close();
   };
 }

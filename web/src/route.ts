@@ -8,11 +8,26 @@ export type Route =
   | { page: 'audit'; game: string; id: string; version: number };
 
 export function parse(hash: string): Route {
-  const [game, id, page, arg] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  const [game, id, page, arg] = parts(hash) ?? [];
   if (!game || !id) return { page: 'lobby' };
-  if (page === 'replay') return { page: 'replay', game, id, at: arg ? Number(arg) : null };
-  if (page === 'audit' && arg) return { page: 'audit', game, id, version: Number(arg) };
+  const version = versionIn(arg);
+  if (page === 'replay') return { page: 'replay', game, id, at: version };
+  if (page === 'audit' && version !== null) return { page: 'audit', game, id, version };
   return { page: 'table', game, id, watch: page === 'watch' };
+}
+
+/** A link's parts, decoded; none where a part is not percent-encoded text (a mangled link). */
+function parts(hash: string): string[] | null {
+  try {
+    return hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+}
+
+/** A version in a link: a whole number, or none where the text is not one. */
+function versionIn(text: string | undefined): number | null {
+  return text !== undefined && /^\d+$/.test(text) ? Number(text) : null;
 }
 
 export const link = {
