@@ -137,6 +137,15 @@ export function TableOf<V, C extends Command>(props: {
   }, [id, refresh]);
 
   const open = turn?.phase === 'open';
+  /** What the seat's buttons (the waiting room's, the game's) act on, and how they refresh it. */
+  const seatActions = {
+    ops: ui.ops,
+    game,
+    id,
+    turn,
+    seated: seated === true,
+    onChange: () => setRefresh(refresh + 1),
+  };
   // While the game waits for players, look again now and then; once it runs, follow it live.
   useEffect(() => {
     if (!open) return;
@@ -254,25 +263,9 @@ export function TableOf<V, C extends Command>(props: {
                   : ''}
           </p>
           <Clocks turn={turn} />
-          <GameActions
-            ops={ui.ops}
-            game={game}
-            id={id}
-            turn={turn}
-            seated={seated === true}
-            onChange={() => setRefresh(refresh + 1)}
-          />
+          <GameActions {...seatActions} />
         </header>
-        {open && (
-          <WaitingRoom
-            ops={ui.ops}
-            game={game}
-            id={id}
-            turn={turn}
-            seated={seated === true}
-            onChange={() => setRefresh(refresh + 1)}
-          />
-        )}
+        {open && <WaitingRoom {...seatActions} />}
         {envelope && (
           <div class="play">
             <div class="board-area">
