@@ -14,13 +14,13 @@ CLIENTS := tests/clients
 NODE_STAMP := $(CLIENTS)/node_modules/.installed-stamp
 # The web client (web/, served at /play/): TypeScript built by Vite, linted by Biome, unit-tested
 # by Vitest, every tool pinned by its lock file. Its build (web/dist) is copied into the package
-# (service/api/web_dist, package data), rebuilt when its sources, lock file or the contracts its
-# generated client is typed from change.
+# (service/api/web_dist, package data), rebuilt when its sources (its tests too: the build
+# type-checks them), lock file or the contracts its generated client is typed from change.
 WEB := web
 WEB_DIST := service/api/web_dist
 WEB_MODULES := $(WEB)/node_modules/.installed-stamp
 WEB_STAMP := $(WEB)/.build-stamp
-WEB_SOURCES := $(shell find $(WEB)/src contracts -type f \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' -o -name '*.py' \) 2>/dev/null) \
+WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/tests contracts -type f \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' -o -name '*.py' \) 2>/dev/null) \
 	$(WEB)/package.json $(WEB)/package-lock.json $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/tsconfig.json
 
 .PHONY: serve demo test lint lint-web test-web lock clients web browser bench clean
