@@ -12,14 +12,18 @@ UV_COMPILE = $(BIN)/uv pip compile pyproject.toml --universal --python-version 3
 # The client generators and the OpenAPI linter the tests run (npm, pinned by the lock file).
 CLIENTS := tests/clients
 NODE_STAMP := $(CLIENTS)/node_modules/.installed-stamp
-# The web client (served at /play/): TypeScript built by Vite, pinned by its lock file. Rebuilt
-# when its sources, lock file or the contracts its generated client is typed from change.
-WEB := service/webclient
+# The web client (web/, served at /play/): TypeScript built by Vite, linted by Biome, unit-tested
+# by Vitest, every tool pinned by its lock file. Its build (web/dist) is copied into the package
+# (service/api/web_dist, package data), rebuilt when its sources (its tests too: the build
+# type-checks them), lock file or the contracts its generated client is typed from change.
+WEB := web
+WEB_DIST := service/api/web_dist
+WEB_MODULES := $(WEB)/node_modules/.installed-stamp
 WEB_STAMP := $(WEB)/.build-stamp
-WEB_SOURCES := $(shell find $(WEB)/src contracts -type f \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' -o -name '*.py' \) 2>/dev/null) \
+WEB_SOURCES := $(shell find $(WEB)/src $(WEB)/tests contracts -type f \( -name '*.ts' -o -name '*.tsx' -o -name '*.css' -o -name '*.py' \) 2>/dev/null) \
 	$(WEB)/package.json $(WEB)/package-lock.json $(WEB)/index.html $(WEB)/vite.config.ts $(WEB)/tsconfig.json
 
-.PHONY: serve demo test lint lock clients web browser bench clean
+.PHONY: serve demo test lint lint-web test-web lock clients web browser bench clean
 
 # Exactly the lock (no resolver: hashes checked, nothing else fetched), then Skald itself,
 # built offline by the locked setuptools.
@@ -42,7 +46,7 @@ serve: $(STAMP) web
 demo: $(STAMP)
 	$(BIN)/skald demo --game fjords --players 4 --seed 7
 
-lint: $(STAMP)
+lint: $(STAMP) lint-web
 	$(BIN)/ruff check contracts domain service workers tests
 	$(BIN)/ruff format --check contracts domain service workers tests
 	$(BIN)/mypy
@@ -58,16 +62,35 @@ $(NODE_STAMP): $(CLIENTS)/package.json $(CLIENTS)/package-lock.json
 
 clients: $(NODE_STAMP)
 
-# Without npm the server says at /play/ how to build the client, and its browser tests skip.
-$(WEB_STAMP): $(STAMP) $(WEB_SOURCES)
+# The web client's npm packages, exactly as its lock file has them; without npm, what needs them
+# (its build, lint and unit tests) says so and is skipped.
+$(WEB_MODULES): $(WEB)/package.json $(WEB)/package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
+		npm ci --prefix $(WEB) --no-audit --no-fund && touch $@; \
+	else \
+		echo "npm not found: the web client's packages are not installed"; \
+	fi
+
+# Without npm the server says at /play/ how to build the client, and its browser tests skip.
+$(WEB_STAMP): $(STAMP) $(WEB_MODULES) $(WEB_SOURCES)
+	@if [ -f $(WEB_MODULES) ]; then \
 		mkdir -p $(WEB)/generated && $(BIN)/skald openapi > $(WEB)/generated/openapi.json && \
-		npm ci --prefix $(WEB) --no-audit --no-fund && npm run build --prefix $(WEB) && touch $@; \
+		npm run build --prefix $(WEB) && rm -rf $(WEB_DIST) && cp -R $(WEB)/dist $(WEB_DIST) && touch $@; \
 	else \
 		echo "npm not found: the web client is not built (its browser tests will be skipped)"; \
 	fi
 
 web: $(WEB_STAMP)
+
+# Biome: the client's lint rules and formatting (web/biome.json), checked without writing.
+lint-web: $(WEB_MODULES)
+	@if [ -f $(WEB_MODULES) ]; then npm run lint --prefix $(WEB); \
+	else echo "npm not found: the web client's lint (Biome) is skipped"; fi
+
+# Vitest: the client's unit tests (web/tests), before pytest.
+test-web: $(WEB_MODULES)
+	@if [ -f $(WEB_MODULES) ]; then npm test --prefix $(WEB); \
+	else echo "npm not found: the web client's unit tests (Vitest) are skipped"; fi
 
 # The browser the web client's tests drive: Debian's Chromium (needs root or sudo for apt-get).
 browser:
@@ -80,7 +103,7 @@ browser:
 		echo "no /usr/bin/chromium and no way to install it: the browser tests will be skipped"; \
 	fi
 
-test: lint clients web browser
+test: lint test-web clients web browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
@@ -89,4 +112,4 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .import_linter_cache \
 		$(CLIENTS)/node_modules $(CLIENTS)/.generated \
-		$(WEB)/node_modules $(WEB)/dist $(WEB)/generated $(WEB_STAMP)
+		$(WEB)/node_modules $(WEB)/dist $(WEB)/generated $(WEB_STAMP) $(WEB_DIST)
