@@ -64,6 +64,14 @@ async def stored_table(harness: Harness, game_id: str, game_name: str) -> Table:
     return table
 
 
+async def abandoned_seat(harness: Harness, game_id: str) -> int:
+    """A seat the drained table has abandoned to a bot."""
+    session = harness.drainer.cache.take(game_id)
+    assert session is not None and session.table.abandoned
+    harness.drainer.cache.put(session)
+    return min(session.table.abandoned)
+
+
 @pytest.mark.anyio
 async def test_the_drain_keeps_the_table_its_stored_events_fold_into(harness: Harness) -> None:
     clock = Clock(per_move_s=3600, abandon_after=1, take_back=True)
@@ -72,18 +80,23 @@ async def test_the_drain_keeps_the_table_its_stored_events_fold_into(harness: Ha
     deadlines = commands.deadlines
     assert deadlines is not None
     rng = random.Random(7)
-    for step_no in range(12):
+    taken_back: int | None = None
+    for step_no, action in enumerate(("move", "move", "timeout", "back", "move", "timeout")):
         turn = await reads.turn(game_id, None)
-        if turn.finished:
-            break
         seat = turn.to_act[0]
-        if step_no % 4 == 3:  # the seat's deadline passes: a bot takes it
+        if action == "timeout":  # the seat's deadline passes: a bot takes the seat
             await fire_due(deadlines, harness.skald.store, harness.scheduler, turn.deadlines[seat])
         else:
             legal = (await reads.turn(game_id, seat)).legal_commands
+            if action == "back":  # the abandoned seat's player comes back (out of turn)
+                seat = taken_back = await abandoned_seat(harness, game_id)
             await commands.submit(game_id, seat, f"m{step_no}", rng.choice(legal), "r")
         await harness.run_jobs()
         session = harness.drainer.cache.take(game_id)
         assert session is not None
-        assert snapshot(session.table) == snapshot(await stored_table(harness, game_id, "landnam"))
+        stored = await stored_table(harness, game_id, "landnam")
+        assert snapshot(session.table) == snapshot(stored)
         harness.drainer.cache.put(session)
+        if action == "back":  # the take-back stands, whatever the rules said of the command
+            assert taken_back not in stored.abandoned | stored.bots
+    assert taken_back is not None
