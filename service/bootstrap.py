@@ -48,6 +48,7 @@ from service.adapters.webhook_hosts import GuardedPoster, HostGuard, Resolver, S
 from service.adapters.webhook_http import AiohttpPoster, HttpxPoster, Poster
 from service.adapters.webhooks import WebhookStore
 from service.core.archiving import Archiver
+from service.core.notifying.derive import FollowedGames
 from service.core.notifying.dispatch import Dispatcher
 from service.core.notifying.projector import NotificationProjector
 from service.core.notifying.rebuild import FeedsRebuilt, rebuild_feeds
@@ -372,7 +373,7 @@ def notification_projector(
         marks=marks,
         reminders=Reminders(redis, prefix),
         facts=GameFacts(redis, prefix),
-        cache=SessionCache(NOTIFY_SESSIONS_CACHED),
+        cache=FollowedGames(NOTIFY_SESSIONS_CACHED),
         webhooks=WebhookStore(redis, prefix),
         survey=NotifySurvey(redis, prefix, marks.key),
     )
@@ -394,7 +395,7 @@ async def rebuild_notifications(
         marks=NotifyMarks(redis, prefix),
         reminders=Reminders(redis, prefix),
         facts=GameFacts(redis, prefix),
-        cache=SessionCache(NOTIFY_SESSIONS_CACHED),
+        cache=FollowedGames(NOTIFY_SESSIONS_CACHED),
     )
     if game_ids is None:
         hot = await stored_game_ids(redis, prefix)

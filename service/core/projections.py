@@ -21,6 +21,8 @@ import msgspec
 
 from contracts.api import EventRecord, Turn
 from contracts.stream import SeedRevealed
+from domain.table import Table
+from domain.table.forfeits import rank_forfeited_last
 from service.adapters.store.command_keys import shown_id
 from service.adapters.store.records import StoredEvent
 from service.adapters.store.side import (
@@ -30,7 +32,6 @@ from service.adapters.store.side import (
     view_field,
 )
 from service.core.codec import GameCodec, is_meta_event
-from service.core.forfeits import rank_forfeited_last
 
 FORMATS = ("json", "msgpack")
 
@@ -89,6 +90,23 @@ def encode_views(
         if live:
             fields[live_turn_field(seat)] = _json.encode(turn)
     return fields
+
+
+def table_views(
+    codec: GameCodec, game_id: str, table: Table, live: bool = False
+) -> dict[str, bytes]:
+    """`encode_views` of a table (domain.table) at its version."""
+    return encode_views(
+        codec,
+        game_id,
+        table.version,
+        table.state,
+        table.seats,
+        table.phase,
+        table.deadlines(),
+        table.forfeited,
+        live=live,
+    )
 
 
 FINISHED_PHASE = "finished"

@@ -23,6 +23,8 @@ from contracts.players import (
     Rematch,
 )
 from contracts.stream import Clock, ClockSet
+from contracts.system import CancelGame, Resign, StartGame, SystemCommand
+from domain.table import CANCEL_ID, START_ID, SYSTEM_SEAT, resign_id
 from service.adapters.notification_feed import NotifyMarks
 from service.adapters.store.open_rooms import OpenRooms
 from service.adapters.store.player_seats import (
@@ -38,17 +40,7 @@ from service.adapters.store.players import (
 )
 from service.adapters.store.side import SeatsFull
 from service.core.codec import codec_for
-from service.core.pipeline.lifecycle import (
-    CANCEL_ID,
-    START_ID,
-    SYSTEM_SEAT,
-    CancelGame,
-    Resign,
-    StartGame,
-    SystemCommand,
-    queue_system,
-    resign_id,
-)
+from service.core.pipeline.lifecycle import queue_system
 from service.facade.checks import MAX_NAME_LENGTH, MAX_TOKEN_LENGTH, redis_guarded, token_hash
 from service.facade.command_side import CommandSide
 from service.facade.player_games import game_entry, games_page

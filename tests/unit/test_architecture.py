@@ -87,6 +87,17 @@ BAD_IMPORTS = [
     ("contracts/base.py", "from domain.errors import IllegalCommand", "Layers"),
     ("contracts/outcome.py", "import structlog", "msgspec and the standard library"),
     ("domain/chance.py", "import random", "pure standard library"),
+    ("domain/table/state.py", "from service.core.codec import GameCodec", "pure standard library"),
+    (
+        "service/read/history/fairness.py",
+        "from service.core.pipeline.session import GameSession",
+        "stand on the table engine",
+    ),
+    (
+        "service/core/notifying/derive.py",
+        "import service.core.pipeline.apply",
+        "on the table engine",
+    ),
 ]
 
 

@@ -12,7 +12,7 @@ from litestar.openapi import ResponseSpec
 from litestar.params import FromPath, JSONBody, QueryParameter
 
 from contracts.api import CommandOutcome, SubmitCommand
-from service.core.pipeline.lifecycle import CANCEL_ID, START_ID, SYSTEM_SEAT, resign_id
+from domain.table import CANCEL_ID, START_ID, SYSTEM_SEAT, resign_id
 from service.facade.player_side import is_player_token
 from service.facade.skald import Skald
 from service.shared.logging import log_fields, request_id

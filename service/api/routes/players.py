@@ -24,7 +24,7 @@ from contracts.players import (
     Rematch,
     ResignRequest,
 )
-from service.core.pipeline.lifecycle import SYSTEM_SEAT
+from domain.table import SYSTEM_SEAT
 from service.facade.checks import token_hash
 from service.facade.skald import Skald
 from service.facade.token_sessions import TokenSession

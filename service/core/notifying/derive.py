@@ -1,6 +1,6 @@
 """What a game's new events mean to its players: notifications and deadline reminders.
 
-Folding a game's events through its session, after each command's events (one group per
+Folding a game's events through its table (domain.table), after each command's events (one group per
 command id) the projector compares the seats the game waits for and whether it is over with
 before; the service's own events say the rest:
 
@@ -29,10 +29,11 @@ from contracts.stream import (
     TableStarted,
     TurnClocks,
 )
+from domain.table import Table, evolve
 from service.adapters.notification_feed import Reminder
 from service.adapters.store.records import StoredEvent
-from service.core.codec import is_meta_event
-from service.core.pipeline.session import GameSession
+from service.core.codec import GameCodec
+from service.core.game_cache import GameCache
 
 HOUR_MS = 3_600_000
 FIVE_MINUTES_MS = 300_000
@@ -51,6 +52,25 @@ class DeadlineEnd:
     version: int
     command_key: str | None
     at_ms: int | None
+
+
+@dataclass
+class FollowedGame:
+    """A game's table as the projector last folded it (its version is the table's)."""
+
+    game_id: str
+    name: str  # the game's registered name
+    codec: GameCodec
+    table: Table
+
+    @property
+    def version(self) -> int:
+        """The version of the last event folded."""
+        return self.table.version
+
+
+class FollowedGames(GameCache[FollowedGame]):
+    """The projector's followed games by game id, least recently used evicted first."""
 
 
 @dataclass
@@ -88,18 +108,18 @@ def notify(
     )
 
 
-def acting(session: GameSession) -> frozenset[int]:
+def acting(table: Table) -> frozenset[int]:
     """The seats the game waits for now (none before it starts and once it is over)."""
-    if session.phase != "started" or session.state is None:
+    if table.phase != "started" or table.state is None:
         return frozenset()
-    return frozenset(session.game.to_act(session.state))
+    return frozenset(table.game.to_act(table.state))
 
 
-def is_over(session: GameSession) -> bool:
+def is_over(table: Table) -> bool:
     """Whether the game's rules say it is over."""
-    if session.phase != "started" or session.state is None:
+    if table.phase != "started" or table.state is None:
         return False
-    return session.game.outcome(session.state) is not None
+    return table.game.outcome(table.state) is not None
 
 
 def groups(events: list[StoredEvent]) -> Iterator[list[StoredEvent]]:
@@ -128,17 +148,17 @@ def reminders_for(game_id: str, clocks: TurnClocks, players: set[int]) -> list[R
     return found
 
 
-def derive(session: GameSession, events: list[StoredEvent], players: set[int]) -> Derived:
-    """Fold `events` (those after the session's version) into the session and return what
-    they mean to the seats in `players` (seats held by players, not bots or guests)."""
+def derive(followed: FollowedGame, events: list[StoredEvent], players: set[int]) -> Derived:
+    """Fold `events` (those after the followed table's version) into it and return what they
+    mean to the seats in `players` (seats held by players, not bots or guests)."""
     derived = Derived()
-    game_id, game = session.game_id, session.meta.game
-    before, was_over = acting(session), is_over(session)
-    held = _held(session)
+    game_id, game, table = followed.game_id, followed.name, followed.table
+    before, was_over = acting(table), is_over(table)
+    held = _held(table)
     for group in groups(events):
         for stored in group:
-            event = _fold(session, stored)
-            _from_service_event(derived, session, stored.version, event, players)
+            event = follow(followed, stored)
+            _from_service_event(derived, followed, stored.version, event, players)
             if isinstance(event, TurnClocks):
                 fresh = [e.started_ms for e in event.entries if e.since == stored.version]
                 end = DeadlineEnd(stored.version, stored.command_id, fresh[0] if fresh else None)
@@ -146,15 +166,15 @@ def derive(session: GameSession, events: list[StoredEvent], players: set[int]) -
                 derived.ended.update(dict.fromkeys(held - now_held, end))
                 held = now_held
         version = group[-1].version
-        now, over = acting(session), is_over(session)
-        if held and (over or session.phase != "started"):  # over or cancelled: none waits
+        now, over = acting(table), is_over(table)
+        if held and (over or table.phase != "started"):  # over or cancelled: none waits
             end = DeadlineEnd(version, group[-1].command_id, None)
             derived.ended.update(dict.fromkeys(held, end))
             held = set()
-        for seat in sorted((now - before) & players - session.bots):
+        for seat in sorted((now - before) & players - table.bots):
             derived.notifications.append(notify(game_id, "your_turn", version, seat, game=game))
         if over and not was_over:
-            outcome = session.game.outcome(session.state)
+            outcome = table.game.outcome(table.state)
             for score in outcome.scores if outcome is not None else []:
                 if score.seat in players:
                     finished = notify(
@@ -165,29 +185,25 @@ def derive(session: GameSession, events: list[StoredEvent], players: set[int]) -
     return derived
 
 
-def _held(session: GameSession) -> set[tuple[int, int]]:
-    """The deadlines (seat, since) the session's game waits on."""
-    if session.clocks is None or session.phase != "started" or is_over(session):
-        return set()
-    return {(entry.seat, entry.since) for entry in session.clocks.entries}
-
-
-def _fold(session: GameSession, stored: StoredEvent) -> object:
-    """Fold one event into the session (as `GameSession.fold` does); the event decoded."""
-    event = session.codec.decode_event(stored.data)
-    if is_meta_event(event):
-        session.follow_lifecycle(event)
-    else:
-        session.state = session.game.evolve(session.state, event)
-    session.version = stored.version
-    session.head_hash = stored.hash
+def follow(followed: FollowedGame, stored: StoredEvent) -> object:
+    """Fold one stored event into the followed table; the event decoded."""
+    event = followed.codec.decode_event(stored.data)
+    evolve(followed.table, event)
+    followed.table.version = stored.version
     return event
 
 
+def _held(table: Table) -> set[tuple[int, int]]:
+    """The deadlines (seat, since) the table waits on."""
+    if table.clocks is None or table.phase != "started" or is_over(table):
+        return set()
+    return {(entry.seat, entry.since) for entry in table.clocks.entries}
+
+
 def _from_service_event(
-    derived: Derived, session: GameSession, version: int, event: object, players: set[int]
+    derived: Derived, followed: FollowedGame, version: int, event: object, players: set[int]
 ) -> None:
-    game_id, game = session.game_id, session.meta.game
+    game_id, game = followed.game_id, followed.name
     if isinstance(event, TableStarted):
         for seat in sorted(players):
             derived.notifications.append(notify(game_id, "game_started", version, seat, game=game))

@@ -24,6 +24,7 @@ from typing import Protocol
 import structlog
 
 from contracts.notifications import Notification, NotificationKind
+from domain.table import Table
 from service.adapters.notification_feed import (
     GameFacts,
     NotificationFeed,
@@ -40,8 +41,14 @@ from service.adapters.store.players import PLAYER_SEAT_PREFIX
 from service.adapters.store.ports import CommandStore
 from service.adapters.webhooks import WebhookStore
 from service.core.codec import codec_for
-from service.core.notifying.derive import DeadlineEnd, derive, notify
-from service.core.pipeline.session import GameSession, SessionCache
+from service.core.notifying.derive import (
+    DeadlineEnd,
+    FollowedGame,
+    FollowedGames,
+    derive,
+    follow,
+    notify,
+)
 
 log = structlog.get_logger("skald.notify")
 
@@ -77,7 +84,7 @@ class NotificationProjector:
         marks: NotifyMarks,
         reminders: Reminders,
         facts: GameFacts,
-        cache: SessionCache,
+        cache: FollowedGames,
         webhooks: WebhookStore | None = None,
         survey: NotifySurvey | None = None,
     ) -> None:
@@ -161,18 +168,18 @@ class NotificationProjector:
                 await self.cursors.set(game_id, version)
             return 0
         if version > notified:
-            session = self.cache.take(game_id)
-            if session is None or session.version != notified:
-                session = await self.session_at(game_id, notified)
-            if session is None:  # this code cannot fold it: nothing to tell
+            followed = self.cache.take(game_id)
+            if followed is None or followed.version != notified:
+                followed = await self.followed_at(game_id, notified)
+            if followed is None:  # this code cannot fold it: nothing to tell
                 await self.cursors.set(game_id, version)
                 return 0
             events = await self.store.read(game_id, after=notified)
-            derived = derive(session, events, set(players))
+            derived = derive(followed, events, set(players))
             added += await self.deliver(players, derived.notifications)
             await self.reminders.add(derived.reminders)
-            await self.cursors.set(game_id, session.version)
-            self.cache.put(session)
+            await self.cursors.set(game_id, followed.version)
+            self.cache.put(followed)
         if finished:
             rematch = await self.facts.rematch_of(game_id)
             if rematch:
@@ -184,19 +191,22 @@ class NotificationProjector:
                 added += await self.deliver(players, offers)
         return added
 
-    async def session_at(self, game_id: str, version: int) -> GameSession | None:
+    async def followed_at(self, game_id: str, version: int) -> FollowedGame | None:
         """The game folded up to `version`; None when this code cannot fold it."""
         meta = await self.store.meta(game_id)
         seed = await self.store.seed(game_id)
         head = await self.store.head(game_id)
         if meta is None or seed is None or head is None:
             return None
-        session = GameSession.start(game_id, meta, codec_for(meta.game), seed, head)
-        if not session.rules_supported:
+        codec = codec_for(meta.game)
+        table = Table.new(codec.game, meta.seats, meta.rules_version, seed)
+        if not table.rules_supported:
             return None
+        followed = FollowedGame(game_id, meta.game, codec, table)
         if version > 0:
-            session.fold(await self.store.read(game_id, after=0, limit=version))
-        return session
+            for stored in await self.store.read(game_id, after=0, limit=version):
+                follow(followed, stored)
+        return followed
 
     async def game_name(self, game_id: str) -> str:
         """The game's registered name (`fjords`, ...); "" when its meta is gone."""
@@ -308,15 +318,15 @@ class NotificationProjector:
             notified = head.version  # archived (its cursor went with it): projected for good
         if head is None or not players or notified == 0:
             return 0
-        session = await self.session_at(game_id, 0)
-        if session is None:
+        followed = await self.followed_at(game_id, 0)
+        if followed is None:
             return 0
         # Every event to the head: the reminders' deadlines may have ended past the cursor.
-        derived = derive(session, await self.store.read(game_id, after=0), set(players))
+        derived = derive(followed, await self.store.read(game_id, after=0), set(players))
         made = [n for n in derived.notifications if n.version <= notified]
         reminders = [r for r in derived.reminders if r.since <= notified]
         made += await self.rebuilt_reminders(
-            game_id, reminders, derived.ended, now_ms, session.meta.game
+            game_id, reminders, derived.ended, now_ms, followed.name
         )
         if head.finished and notified >= head.version:
             rematch = await self.facts.rematch_of(game_id)
@@ -327,7 +337,7 @@ class NotificationProjector:
                         "rematch_offered",
                         head.version,
                         seat,
-                        game=session.meta.game,
+                        game=followed.name,
                         rematch_id=rematch,
                     )
                     for seat in sorted(players)

@@ -21,6 +21,15 @@ def link(previous: bytes, data: bytes) -> bytes:
     return hashlib.sha256(previous + data).digest()
 
 
+def links(previous: bytes, datas: list[bytes]) -> list[bytes]:
+    """The chain values of events appended in order after `previous`."""
+    values = []
+    for data in datas:
+        previous = hashlib.sha256(previous + data).digest()
+        values.append(previous)
+    return values
+
+
 def first_broken_link(game_id: str, events: Iterable[StoredEvent]) -> int | None:
     """The version of the first event whose stored chain value is wrong, or None if all hold."""
     value = genesis(game_id)

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 
 import structlog
 
+from contracts.system import TimeOut
+from domain.table import timeout_id
 from service.adapters.rq_scheduler import DrainScheduler
 from service.adapters.store.deadlines import Deadlines, DueDeadline
 from service.adapters.store.ports import CommandStore, GameMissing
-from service.core.pipeline.lifecycle import TimeOut, queue_system, timeout_id
+from service.core.pipeline.lifecycle import queue_system
 from service.shared.errors import ServiceError
 
 log = structlog.get_logger("skald.deadlines")

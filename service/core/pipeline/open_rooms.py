@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import structlog
 
+from contracts.system import CancelGame
+from domain.table import CANCEL_ID
 from service.adapters.rq_scheduler import DrainScheduler
 from service.adapters.store.open_rooms import OpenRooms
 from service.adapters.store.ports import CommandStore
-from service.core.pipeline.lifecycle import CANCEL_ID, CancelGame, queue_system
+from service.core.pipeline.lifecycle import queue_system
 
 log = structlog.get_logger("skald.sweeper")
 

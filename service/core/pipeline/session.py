@@ -1,80 +1,92 @@
-"""A game loaded for deciding commands: its state folded from events, its seed, its head.
+"""A game loaded for deciding commands: its table (domain.table) at the stream's head, the
+head's chain value and the inbox cursor.
 
-Workers keep an LRU of sessions by game id, so a busy game's next batch starts from the state
+Workers keep an LRU of sessions by game id, so a busy game's next batch starts from the table
 the last batch left (folding forward only what another worker applied since) instead of
 refolding the stream.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any
 
-import msgspec
-
-from contracts.stream import (
-    Clock,
-    ClockSet,
-    GameCancelled,
-    GameOpened,
-    SeatAbandoned,
-    SeatForfeited,
-    SeatResigned,
-    SeatTakenBack,
-    TableStarted,
-    TurnClocks,
-    TurnTimedOut,
-)
-from domain.chance import Chance
 from domain.engine import Game
+from domain.table import Table, evolve
 from service.adapters.store.ports import EventLog, GameMissing
 from service.adapters.store.records import GameMeta, Head, StoredEvent
-from service.core.codec import GameCodec, codec_for, is_meta_event
-from service.core.pipeline.clocks import first_clocks
+from service.core.codec import GameCodec, codec_for
+from service.core.game_cache import GameCache
 
 
-@dataclass
 class GameSession:
-    """Everything needed to decide a game's next commands. The state is owned, not shared."""
+    """Everything needed to decide a game's next commands. The table is owned, not shared."""
 
-    game_id: str
-    meta: GameMeta
-    codec: GameCodec
-    chance: Chance
-    seed: bytes
-    state: Any
-    version: int
-    head_hash: bytes
-    cursor: str
-    finished: bool
-    # The life cycle (docs/architecture.md): "started" for games without GameOpened (guest
-    # games start at creation), else "open" until TableStarted, or "cancelled".
-    phase: str = "started"
-    bots: frozenset[int] = frozenset()
-    clock: Clock | None = None  # the turn timer, for games created with one
-    clocks: TurnClocks | None = None  # the deadlines now, each seat's bank and missed turns
-    abandoned: frozenset[int] = frozenset()  # bots' seats a player may take back
-    forfeited: frozenset[int] = frozenset()  # seats out of the game, ranked last
+    def __init__(
+        self,
+        game_id: str,
+        meta: GameMeta,
+        codec: GameCodec,
+        table: Table,
+        head_hash: bytes,
+        cursor: str,
+    ) -> None:
+        self.game_id, self.table = game_id, table
+        self.meta, self.codec = meta, codec
+        self.head_hash, self.cursor = head_hash, cursor
+
+    @property
+    def meta(self) -> GameMeta:
+        """The game's meta (its rules version is the table's)."""
+        return self._meta
+
+    @meta.setter
+    def meta(self, meta: GameMeta) -> None:
+        self._meta = meta
+        self.table.rules_version = meta.rules_version
+
+    @property
+    def codec(self) -> GameCodec:
+        """How the game's commands and events are encoded (its game is the table's rules)."""
+        return self._codec
+
+    @codec.setter
+    def codec(self, codec: GameCodec) -> None:
+        self._codec = codec
+        self.table.game = codec.game
 
     @classmethod
     def start(
         cls, game_id: str, meta: GameMeta, codec: GameCodec, seed: bytes, head: Head
     ) -> GameSession:
-        """A session before any event is folded (state None at version 0)."""
-        return cls(
-            game_id, meta, codec, Chance(seed), seed, None, 0, b"", head.cursor, head.finished
-        )
+        """A session before any event is folded (no state, at version 0)."""
+        table = Table.new(codec.game, meta.seats, meta.rules_version, seed)
+        table.finished = head.finished
+        return cls(game_id, meta, codec, table, b"", head.cursor)
 
     @property
     def game(self) -> Game:
         """The game's rules."""
-        return self.codec.game
+        return self.table.game
+
+    @property
+    def state(self) -> Any:
+        """The game's own state."""
+        return self.table.state
+
+    @property
+    def version(self) -> int:
+        """The version of the last event folded."""
+        return self.table.version
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over (finished or cancelled)."""
+        return self.table.finished
 
     @property
     def rules_supported(self) -> bool:
         """Whether this code implements the rules the game was created under."""
-        return self.meta.rules_version == self.game.rules_version
+        return self.table.rules_supported
 
     def behind(self, head: Head) -> bool:
         """Whether events up to `head` are to be folded in: the state is older, and the game
@@ -84,57 +96,16 @@ class GameSession:
     def move_to(self, head: Head) -> None:
         """Take the head's version, chain value, inbox cursor and status (once folded up to
         it, or when the state cannot be folded at all)."""
-        self.version, self.head_hash = head.version, head.hash
-        self.cursor, self.finished = head.cursor, head.finished
+        self.table.version, self.head_hash = head.version, head.hash
+        self.cursor, self.table.finished = head.cursor, head.finished
 
     def fold(self, events: list[StoredEvent]) -> None:
         """Apply stored events that follow the session's version."""
-        evolve = self.game.evolve
+        decode, table = self.codec.decode_event, self.table
         for stored in events:
-            event = self.codec.decode_event(stored.data)
-            if not is_meta_event(event):
-                self.state = evolve(self.state, event)
-            else:
-                self.follow_lifecycle(event)
-            self.version = stored.version
+            evolve(table, decode(stored.data))
+            table.version = stored.version
             self.head_hash = stored.hash
-
-    def deadlines(self) -> dict[int, int]:
-        """When each waited-for seat's clock runs out (ms), in a timed game."""
-        if self.clocks is None or self.finished:
-            return {}
-        return {entry.seat: entry.deadline_ms for entry in self.clocks.entries}
-
-    def follow_lifecycle(self, event: object) -> None:
-        """Take the phase, the bots' seats or the clocks a service event sets."""
-        if isinstance(event, ClockSet):
-            self.clock = event.clock
-            self.clocks = first_clocks(event.clock, self.meta.seats)
-        elif isinstance(event, TurnClocks):
-            self.clocks = event
-        elif isinstance(event, TurnTimedOut) and self.clocks is not None:
-            missed = list(self.clocks.missed)
-            missed[event.seat] = event.missed
-            self.clocks = msgspec.structs.replace(self.clocks, missed=missed)
-        elif isinstance(event, SeatAbandoned):
-            self.bots, self.abandoned = self.bots | {event.seat}, self.abandoned | {event.seat}
-        elif isinstance(event, SeatForfeited):
-            self.bots, self.forfeited = self.bots | {event.seat}, self.forfeited | {event.seat}
-            self.abandoned = self.abandoned - {event.seat}
-        elif isinstance(event, SeatTakenBack):
-            self.bots, self.abandoned = self.bots - {event.seat}, self.abandoned - {event.seat}
-            if self.clocks is not None:  # a fresh start: no missed turns in a row
-                missed = list(self.clocks.missed)
-                missed[event.seat] = 0
-                self.clocks = msgspec.structs.replace(self.clocks, missed=missed)
-        elif isinstance(event, SeatResigned):
-            self.bots = self.bots | {event.seat}
-        elif isinstance(event, GameOpened):
-            self.phase = "open"
-        elif isinstance(event, TableStarted):
-            self.phase, self.bots = "started", frozenset(event.bots)
-        elif isinstance(event, GameCancelled):
-            self.phase = "cancelled"
 
 
 async def load_session(
@@ -168,25 +139,5 @@ async def load_session(
     return session
 
 
-class SessionCache:
+class SessionCache(GameCache[GameSession]):
     """Sessions by game id, least recently used evicted first; a hit requires the same version."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._sessions: OrderedDict[str, GameSession] = OrderedDict()
-
-    def take(self, game_id: str) -> GameSession | None:
-        """Remove and return the game's session (the caller owns its state until `put`)."""
-        return self._sessions.pop(game_id, None)
-
-    def put(self, session: GameSession) -> None:
-        """Keep a session whose state matches its version."""
-        if self._size <= 0:
-            return
-        self._sessions[session.game_id] = session
-        self._sessions.move_to_end(session.game_id)
-        while len(self._sessions) > self._size:
-            self._sessions.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._sessions)

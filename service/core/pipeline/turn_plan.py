@@ -14,7 +14,7 @@ from service.adapters.store.records import Batch, ReceivedCommand, StoredEvent, 
 from service.core.codec import codec_for
 from service.core.pipeline.apply import BatchPlan, plan_batch
 from service.core.pipeline.session import GameSession, load_session
-from service.core.projections import encode_live_events, encode_views
+from service.core.projections import encode_live_events, table_views
 
 # "resting": not even a refusal could be written for the game; it keeps its lease until the
 # lease expires (then the sweeper wakes it) rather than spin from runner to runner.
@@ -95,17 +95,7 @@ async def plan_turn(
 def views_of(session: GameSession, live: bool = False) -> dict[str, bytes]:
     """Every viewer's pre-encoded view of the session's state (with `live`, and each one's
     turn for the commit's notification)."""
-    return encode_views(
-        session.codec,
-        session.game_id,
-        session.version,
-        session.state,
-        session.meta.seats,
-        session.phase,
-        session.deadlines(),
-        session.forfeited,
-        live=live,
-    )
+    return table_views(session.codec, session.game_id, session.table, live=live)
 
 
 async def drop_round_deadlines(

@@ -21,8 +21,8 @@ from contracts.stream import BOT_ID_PREFIX, SeedRevealed
 from domain.chance import Chance, commitment
 from domain.engine import decide, fold, setup_as_recorded
 from domain.errors import IllegalCommand
-from service.core.pipeline.lifecycle import SYSTEM_SEAT
-from service.core.pipeline.standins import bot_command, parse_bot_id
+from domain.table import SYSTEM_SEAT
+from domain.table.standins import bot_command, parse_bot_id
 from service.read.history.disclosure import plain
 from service.read.history.record import GameHistory, Step
 from service.shared.errors import InvalidInput

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from domain.table import Table, fold
 from service.adapters.store.ports import HistoryStore
 from service.adapters.store.side import Views
-from service.core.pipeline.session import GameSession
-from service.core.pipeline.turn_plan import views_of
+from service.core.projections import table_views
 from service.read.history.loading import read_game
 from service.read.history.record import GameHistory, decode_history
 from service.shared.errors import ServiceError
@@ -55,12 +55,12 @@ class RebuildResult:
 
 def fresh_projections(history: GameHistory) -> dict[str, bytes]:
     """Every projection of the game at its last version, encoded as the worker encodes them:
-    from a session folded over the stored events, so the life cycle they record (the phase,
-    the deadlines, forfeited seats) is in the rebuilt turns as in the stored ones."""
-    session = GameSession.start(history.game_id, history.meta, history.codec, b"", history.head)
-    session.fold(history.stored)
-    session.move_to(history.head)
-    return views_of(session)
+    from the table (domain.table) folded over the stored events, so the life cycle they record
+    (the phase, the deadlines, forfeited seats) is in the rebuilt turns as in the stored ones."""
+    meta = history.meta
+    table = fold(Table.new(history.game, meta.seats, meta.rules_version, b""), history.events)
+    table.version, table.finished = history.head.version, history.head.finished
+    return table_views(history.codec, history.game_id, table)
 
 
 async def rebuild_projections(

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from contracts.history import MoveRecord, ReplayFrame
-from service.core.forfeits import forfeited_seats, rank_forfeited_last
+from domain.table.forfeits import forfeited_seats, rank_forfeited_last
 from service.read.history.disclosure import Audience, Disclosure
 from service.read.history.history_errors import VersionOutOfRange
 from service.read.history.record import GameHistory, Step

@@ -9,13 +9,15 @@ import fakeredis
 import msgspec
 import pytest
 
+from contracts.system import Resign
 from domain.games import get_game
+from domain.table import SYSTEM_SEAT, resign_id
 from service import bootstrap
 from service.adapters.archive.archive_record import ArchivedEvent, decode_archive, encode_archive
 from service.adapters.archive.archive_store import ArchiveStore, ArchiveUnavailable
 from service.adapters.archive.directory_archive import DirectoryArchive
 from service.core.archiving import Archiver
-from service.core.pipeline.lifecycle import SYSTEM_SEAT, Resign, queue_system, resign_id
+from service.core.pipeline.lifecycle import queue_system
 from service.read.archived_games import ArchiveBackedStore, GameOver
 from service.read.history.audit import audit_version
 from service.read.history.disclosure import OPERATOR, SPECTATOR

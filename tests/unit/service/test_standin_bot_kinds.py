@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator, Callable
 import fakeredis
 import pytest
 
+from domain.table import standins
+from domain.table.standins import BotMove, bot_command_id, parse_bot_id
 from service.adapters.store.keys import GameKeys
-from service.core.pipeline import standins
-from service.core.pipeline.standins import BotMove, bot_command_id, parse_bot_id
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.history.tamper import edit_events
 from tests.unit.service.harness import Harness, make_harness

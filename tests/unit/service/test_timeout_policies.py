@@ -22,9 +22,9 @@ from contracts.stream import (
     TurnSkipped,
     TurnTimedOut,
 )
+from domain.table.forfeits import FORFEITED_LAST
 from service.cli.audit_command import print_audit
 from service.core.codec import codec_for
-from service.core.forfeits import FORFEITED_LAST
 from service.core.pipeline.deadlines import fire_due
 from service.read.history.audit import audit_version
 from service.read.history.disclosure import OPERATOR, SPECTATOR, Disclosure

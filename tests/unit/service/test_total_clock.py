@@ -1,11 +1,11 @@
-"""The total clock with an increment (service/core/pipeline/clocks.py), move by move: the bank
+"""The total clock with an increment (domain/table/clocks.py), move by move: the bank
 loses the time a turn used and gains the increment; a deadline is the per-move clock or the
 bank, whichever runs out first; a bank that ran out leaves only the increment."""
 
 from __future__ import annotations
 
 from contracts.stream import Clock, TurnClocks
-from service.core.pipeline.clocks import first_clocks, next_clocks
+from domain.table.clocks import first_clocks, next_clocks
 
 CLOCK = Clock(per_move_s=60, total_s=100, increment_s=5)
 

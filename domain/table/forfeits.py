@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import msgspec
-
-from contracts.outcome import Outcome
+from contracts.outcome import Outcome, PlayerScore
 from contracts.stream import SeatForfeited
 
 FORFEITED_LAST = "forfeited seats ranked last"
@@ -36,7 +34,7 @@ def rank_forfeited_last(outcome: Outcome | None, forfeited: Iterable[int]) -> Ou
             rank = last
         else:
             rank = 1 + sum(1 for other in playing if other.rank < score.rank)
-        scores.append(msgspec.structs.replace(score, rank=rank))
+        scores.append(PlayerScore(score.seat, score.total, score.breakdown, rank))
     winners = [score.seat for score in scores if score.rank == 1]
     tie_break = "; ".join(part for part in (outcome.tie_break, FORFEITED_LAST) if part)
     return Outcome(scores=scores, winners=winners, tie_break=tie_break)

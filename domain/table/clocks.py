@@ -1,6 +1,6 @@
 """Turn timers: which seats the game waits for, until when, and what their clocks hold.
 
-Pure: the drain passes the time. After each command the deadlines of the seats the game now
+Pure: the caller passes the time. After each command the deadlines of the seats the game now
 waits for are worked out again: a seat still waited for keeps its deadline, unless it just
 moved itself (a new move, a new clock); a seat newly waited for gets one; a seat no longer
 waited for is settled (its total clock loses the time used and gains the increment). Any
