@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from typing import Any
 
 import pytest
+from litestar.testing import TestClient
 from openapi_spec_validator import validate
 
 from service.api import create_litestar
@@ -105,6 +109,22 @@ def test_skald_openapi_prints_the_document(capsys: pytest.CaptureFixture[str]) -
     assert main(["openapi"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed == json.loads(json.dumps(openapi_document(create_litestar(Settings()))))
+
+
+def exported_document(hash_seed: int) -> bytes:
+    """What `skald openapi` prints in a process of its own, with this string hash seed."""
+    environment = {**os.environ, "PYTHONHASHSEED": str(hash_seed)}
+    command = [sys.executable, "-m", "service.cli", "openapi"]
+    return subprocess.run(command, env=environment, capture_output=True, check=True).stdout
+
+
+def test_the_served_and_the_exported_document_are_the_same_bytes() -> None:
+    # Given the document the API serves
+    with TestClient(create_litestar(Settings())) as client:
+        served = client.get("/openapi.json").content
+    # Then `skald openapi` prints the same bytes, whatever order the process hashes strings in
+    for hash_seed in (1, 2):
+        assert exported_document(hash_seed) == served + b"\n"
 
 
 async def test_the_schema_page_renders_the_full_document_from_local_files(api: Api) -> None:
