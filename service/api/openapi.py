@@ -79,8 +79,28 @@ def openapi_document(app: Litestar) -> dict[str, Any]:
     }
     document["x-skald-stream-events"] = ref("StreamEvent")
     document["tags"] = _tags(document, games)
-    closed: dict[str, Any] = _without_closed_tuples(document)
+    closed: dict[str, Any] = _without_closed_tuples(_tagged_unions_as_one_of(document))
     return closed
+
+
+def _tagged_unions_as_one_of(node: Any) -> Any:
+    """msgspec writes a tagged union as `anyOf` with a discriminator; its variants exclude
+    each other (each has its own tag), which `oneOf` says, and generators dispatch on a
+    `oneOf`'s discriminator (openapi-generator's C# and Java clients ignore it under `anyOf`
+    and try every variant in turn). The mapping names every variant."""
+    if isinstance(node, list):
+        return [_tagged_unions_as_one_of(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _tagged_unions_as_one_of(value) for key, value in node.items()}
+    discriminator = node.get("discriminator")
+    if "anyOf" in node and isinstance(discriminator, dict):
+        mapped = set(discriminator.get("mapping", {}).values())
+        variants = {variant.get("$ref") for variant in node["anyOf"]}
+        if mapped != variants:
+            raise ValueError(f"a discriminator mapping names {mapped}, the union {variants}")
+        node = {("oneOf" if key == "anyOf" else key): value for key, value in node.items()}
+    return node
 
 
 def _close_request_bodies(schemas: dict[str, Any]) -> None:

@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -272,3 +273,52 @@ async def test_large_replies_are_gzipped_small_ones_not(api: Api) -> None:
     assert len(large.json()["games"]) >= 4  # the client undoes it
     small = await api.client.get("/healthz", headers={"accept-encoding": "gzip"})
     assert "content-encoding" not in small.headers
+
+
+def unions(node: Any) -> Iterator[dict[str, Any]]:
+    """Every union of named schemas in the document, nested ones included."""
+    if isinstance(node, dict):
+        for key in ("anyOf", "oneOf"):
+            variants = node.get(key, [])
+            if len(variants) > 1 and all("$ref" in variant for variant in variants):
+                yield node
+        for value in node.values():
+            yield from unions(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from unions(item)
+
+
+def tag_of(schema: dict[str, Any], name: str) -> Any:
+    """The one value a variant's tag property may take (None if it may take several)."""
+    declared = schema.get("properties", {}).get(name, {})
+    values = [declared["const"]] if "const" in declared else declared.get("enum", [])
+    return values[0] if len(values) == 1 else None
+
+
+def test_every_tagged_union_is_a_one_of_dispatched_by_its_mapping() -> None:
+    document = openapi_document(create_litestar(Settings()))
+    discriminated = []
+    for union in unions(document):
+        variants = union.get("oneOf", union.get("anyOf"))
+        targets = [resolve(document, variant["$ref"]) for variant in variants]
+        if "discriminator" not in union:
+            # Only unions that no property can tell apart go without: every game's views
+            # (no tag) or commands and events (one tag names a variant in several games)
+            tags = [tag_of(target, "type") for target in targets]
+            assert None in tags or len(set(tags)) < len(tags), union
+            continue
+        # A discriminated union says its variants exclude each other, and maps every one
+        assert "anyOf" not in union
+        discriminator = union["discriminator"]
+        mapping = discriminator["mapping"]
+        assert sorted(mapping.values()) == sorted(variant["$ref"] for variant in variants)
+        # by the value its tag property holds
+        for tag, target in mapping.items():
+            assert tag_of(resolve(document, target), discriminator["propertyName"]) == tag
+        discriminated.append(union.get("title"))
+    # Every game's commands and events among them, and the stream's events
+    for game in document["x-skald-games"].values():
+        for kind in ("command", "event"):
+            assert resolve(document, game[kind]["$ref"])["title"] in discriminated
+    assert "StreamEvent" in discriminated
