@@ -25,12 +25,6 @@ pytestmark = pytest.mark.redis
 FRAME_TIMEOUT_S = 10.0
 
 
-@pytest.fixture
-def http(live_service: LiveService) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=live_service.url, timeout=10) as client:
-        yield client
-
-
 def socket_url(live_service: LiveService, game_id: str) -> str:
     return live_service.url.replace("http://", "ws://") + f"/v1/games/{game_id}/socket"
 

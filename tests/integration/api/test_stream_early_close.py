@@ -8,7 +8,6 @@ import gc
 import logging
 import socket
 import time
-from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import httpx
@@ -21,12 +20,6 @@ from .test_live_reads import new_seated_race
 pytestmark = pytest.mark.redis
 
 STREAMS = 40
-
-
-@pytest.fixture
-def http(live_service: LiveService) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=live_service.url, timeout=10) as client:
-        yield client
 
 
 def open_and_leave(live_service: LiveService, path: str, token: str, read: int) -> None:
