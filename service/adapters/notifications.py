@@ -141,6 +141,10 @@ class Notifier:
         """How many listeners the game has in this process."""
         return len(self._listeners.get(GameKeys(self._prefix, game_id).updates, ()))
 
+    def channels(self) -> list[str]:
+        """The channels listened to in this process."""
+        return sorted(self._listeners)
+
     def listen(self, game_id: str) -> contextlib.AbstractAsyncContextManager[asyncio.Queue[Update]]:
         """Subscribe to the game's updates for the duration of the block."""
         return self.listen_channel(GameKeys(self._prefix, game_id).updates)

@@ -9,6 +9,7 @@ event, view: $ref}}`. `/openapi.json`, `/schema/openapi.json` and `skald openapi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import metadata
 from typing import Any
 
@@ -79,8 +80,24 @@ def openapi_document(app: Litestar) -> dict[str, Any]:
     }
     document["x-skald-stream-events"] = ref("StreamEvent")
     document["tags"] = _tags(document, games)
-    closed: dict[str, Any] = _without_closed_tuples(document)
+    dispatched = innermost_first(document, _tagged_unions_as_one_of)
+    closed: dict[str, Any] = innermost_first(dispatched, _without_closed_tuple)
     return closed
+
+
+def _tagged_unions_as_one_of(node: dict[str, Any]) -> dict[str, Any]:
+    """msgspec writes a tagged union as `anyOf` with a discriminator; its variants exclude
+    each other (each has its own tag), which `oneOf` says, and generators dispatch on a
+    `oneOf`'s discriminator (openapi-generator's C# and Java clients ignore it under `anyOf`
+    and try every variant in turn). The mapping names every variant."""
+    discriminator = node.get("discriminator")
+    if "anyOf" not in node or not isinstance(discriminator, dict):
+        return node
+    mapped = set(discriminator.get("mapping", {}).values())
+    variants = {variant.get("$ref") for variant in node["anyOf"]}
+    if mapped != variants:
+        raise ValueError(f"a discriminator mapping names {mapped}, the union {variants}")
+    return {("oneOf" if key == "anyOf" else key): value for key, value in node.items()}
 
 
 def _close_request_bodies(schemas: dict[str, Any]) -> None:
@@ -136,15 +153,10 @@ def _tags(document: dict[str, Any], games: dict[str, Any]) -> list[dict[str, str
     return [tag for tag in described if tag["name"] in used]
 
 
-def _without_closed_tuples(node: Any) -> Any:
+def _without_closed_tuple(node: dict[str, Any]) -> dict[str, Any]:
     """msgspec closes a tuple's schema with `"items": false` (nothing past `prefixItems`),
     which client generators reject; `maxItems` says the same, so `items` names the positions'
     types instead."""
-    if isinstance(node, list):
-        return [_without_closed_tuples(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    node = {key: _without_closed_tuples(value) for key, value in node.items()}
     if node.get("items") is False and "prefixItems" in node:
         positions: list[Any] = []
         for position in node["prefixItems"]:
@@ -152,6 +164,15 @@ def _without_closed_tuples(node: Any) -> Any:
                 positions.append(position)
         node["items"] = positions[0] if len(positions) == 1 else {"anyOf": positions}
     return node
+
+
+def innermost_first(node: Any, rewrite: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
+    """`node` with every object in it rewritten by `rewrite`, the innermost first."""
+    if isinstance(node, list):
+        return [innermost_first(item, rewrite) for item in node]
+    if not isinstance(node, dict):
+        return node
+    return rewrite({key: innermost_first(value, rewrite) for key, value in node.items()})
 
 
 def openapi_json(app: Litestar) -> bytes:

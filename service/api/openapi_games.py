@@ -239,7 +239,7 @@ def typed_messages(schemas: dict[str, Any], games: dict[str, dict[str, Any]]) ->
     for game, refs in games.items():
         prefix = camel(game)
         names = {name: prefix + name for name in carrying}
-        for name in carrying:
+        for name in sorted(carrying):  # not the set's order: it changes with each process
             schema = _renamed_refs(copy.deepcopy(schemas[name]), names)
             for field, kind in PAYLOAD_FIELDS.get(name, {}).items():
                 payload = _payload_schema(kind, refs[kind.removesuffix("[]")])

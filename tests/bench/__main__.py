@@ -56,6 +56,7 @@ ROWS = [
     ("stream_bytes_per_move", "bytes", 0),
     ("view_bytes_late", "bytes", 0),
     ("stream_vs_view", "ratio", 3),
+    ("requests_per_move_socket", "requests/move", 3),
     ("timer_fired_per_s", "deadlines/s", 0),
     ("e2e_untimed_per_s", "commands/s", 0),
     ("e2e_timed_per_s", "commands/s", 0),

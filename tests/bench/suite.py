@@ -32,6 +32,7 @@ from tests.bench.bench_notifications import (
 )
 from tests.bench.bench_peer import FULL_PEER, QUICK_PEER, TINY_PEER, PeerLoad, peer_figures
 from tests.bench.bench_ratings import ratings_figures
+from tests.bench.bench_socket_game import socket_game_figures
 from tests.bench.bench_storage import rebuild_figures, storage_figures
 from tests.bench.bench_stream import stream_figures
 from tests.bench.bench_timers import (
@@ -55,6 +56,7 @@ class SuiteLoad:
     rebuild_games: int
     peer: PeerLoad  # the comparison with another server, when asked for
     stream_games: int = 1
+    socket_games: int = 2  # race games played over their seats' sockets (bench_socket_game)
     timers: TimerLoad = QUICK_TIMERS
     ratings_results: int = 2000  # rated results logged and folded (bench_ratings)
     # Notifications and webhooks over players' games (None: not measured).
@@ -78,6 +80,7 @@ FULL_SUITE = SuiteLoad(
     rebuild_games=10_000,
     peer=FULL_PEER,
     stream_games=3,
+    socket_games=8,
     timers=FULL_TIMERS,
     notify=FULL_NOTIFY,
 )
@@ -89,6 +92,7 @@ TINY_SUITE = SuiteLoad(
     rebuild_games=3,
     peer=TINY_PEER,
     timers=TINY_TIMERS,
+    socket_games=1,
     ratings_results=20,
     notify=NotifyLoad(4, 3, workers=1),
     cluster_games=2,
@@ -121,6 +125,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     # an API process holding 10,000 idle streams still answers /turn quickly.
     "cluster_vs_single": (">=", 0.75),
     "turn_p99_ms_streams": ("<", 50.0),
+    # A game played over the seats' sockets: no HTTP request per move after the joins.
+    "requests_per_move_socket": ("<", 0.01),
     # The web client: at most 200 kB of script and style on the wire (bench_web).
     "web_assets_vs_budget": ("<", 1.0),
 }
@@ -199,6 +205,8 @@ async def run_suite(
         await redis.aclose()
     progress("end to end over HTTP")
     figures.update(await e2e_figures(redis_url, load.e2e))
+    progress(f"{load.socket_games} games over their sockets alone")
+    figures.update(await socket_game_figures(redis_url, load.socket_games))
     progress(f"turn timers ({load.timers.pending} deadlines due at once)")
     figures.update(await timer_figures(redis_url, load.timers))
     if load.notify is not None:

@@ -11,7 +11,7 @@ ticket (`POST .../stream-tickets` with the player token, then `?ticket=`). Comme
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Annotated, Any
 
 from litestar import Request, Response, get, post
@@ -33,13 +33,13 @@ from ..negotiation import OFFERS_KEY, reply
 from .players import NO_STORE, acting_player, acting_session
 from .stream import (
     EVENT_STREAM,
-    RECONNECT_MS,
     SKIP_COMPRESSION,
     STREAMS_CLOSING_STATE_KEY,
     TICKET_DESCRIPTION,
     StreamsClosing,
     followed,
     keep_ticket,
+    sse_response,
 )
 
 TAGS = ["players"]
@@ -170,7 +170,7 @@ async def stream_notifications(
     metrics = api_metrics(request)
     heartbeat_s = skald.settings.sse_heartbeat_s
 
-    async def messages() -> AsyncIterator[ServerSentEventMessage]:
+    async def messages() -> AsyncGenerator[ServerSentEventMessage, None]:
         metrics.streams_open.inc()
         try:
             following = followed(batches, heartbeat_s, closing, ended)
@@ -190,4 +190,4 @@ async def stream_notifications(
             await watching.aclose()
             await batches.aclose()
 
-    return ServerSentEvent(messages(), retry_duration=RECONNECT_MS)
+    return sse_response(messages(), watching.aclose, batches.aclose)

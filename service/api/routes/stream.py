@@ -24,6 +24,7 @@ from functools import partial
 from typing import Annotated, Any, Literal, TypeVar
 
 from litestar import Request, Response, get, post
+from litestar.background_tasks import BackgroundTask
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
@@ -254,7 +255,7 @@ async def stream_game(
         raise
     metrics = api_metrics(request)
 
-    async def messages() -> AsyncIterator[ServerSentEventMessage]:
+    async def messages() -> AsyncGenerator[ServerSentEventMessage, None]:
         metrics.streams_open.inc()
         try:
             for message in opening:
@@ -275,7 +276,25 @@ async def stream_game(
             await watching.aclose()
             await updates.aclose()
 
-    return ServerSentEvent(messages(), retry_duration=RECONNECT_MS)
+    return sse_response(messages(), watching.aclose, updates.aclose)
+
+
+def sse_response(
+    messages: AsyncGenerator[ServerSentEventMessage, None],
+    *releases: Callable[[], Awaitable[object]],
+) -> ServerSentEvent:
+    """An event stream of `messages`, whose own cleanup runs `releases` (each may run twice);
+    run again once the response is over, however it ended. A client gone before the first
+    message leaves `messages` never started, so its cleanup never runs: what it held (the
+    game's subscription, a place in its stream limit, the token watch) was otherwise left to
+    the garbage collector, which asyncio logged as an error."""
+
+    async def end() -> None:
+        await messages.aclose()
+        for release in releases:
+            await release()
+
+    return ServerSentEvent(messages, retry_duration=RECONNECT_MS, background=BackgroundTask(end))
 
 
 @post(

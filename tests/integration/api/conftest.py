@@ -78,6 +78,13 @@ def live_service() -> Iterator[LiveService]:
         direct.close()
 
 
+@pytest.fixture
+def http(live_service: LiveService) -> Iterator[httpx.Client]:
+    """An HTTP client of the live service."""
+    with httpx.Client(base_url=live_service.url, timeout=10) as client:
+        yield client
+
+
 @pytest.fixture(scope="package")
 def asyncapi_messages(live_service: LiveService) -> AsyncApiMessages:
     """Checks messages against the AsyncAPI document the live service serves."""

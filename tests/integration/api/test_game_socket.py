@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +15,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tests.asyncapi_messages import AsyncApiMessages
+from tests.bench.bench_socket_game import http_requests_answered
 
 from .conftest import LiveService
 from .test_live_reads import new_seated_race
@@ -21,12 +23,6 @@ from .test_live_reads import new_seated_race
 pytestmark = pytest.mark.redis
 
 FRAME_TIMEOUT_S = 10.0
-
-
-@pytest.fixture
-def http(live_service: LiveService) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=live_service.url, timeout=10) as client:
-        yield client
 
 
 def socket_url(live_service: LiveService, game_id: str) -> str:
@@ -274,6 +270,18 @@ def test_a_frame_over_the_body_limit_is_a_413_problem_and_one_far_over_closes(
     assert closed.value.rcvd.code == 1009  # message too big
 
 
+def answered_requests(http: httpx.Client) -> int:
+    """The HTTP requests the server has answered (its own counter, scrapes left out), once
+    the count stands still: a request is counted just after its reply is sent."""
+    counted = http_requests_answered(http.get("/metrics").text)
+    while True:
+        time.sleep(0.05)
+        again = http_requests_answered(http.get("/metrics").text)
+        if again == counted:
+            return counted
+        counted = again
+
+
 async def _play_seat_over_its_socket(url: str, token: str, seat: int) -> dict[str, Any]:
     """Play one seat to the end from its socket alone: every turn frame says whether the seat
     acts and what it may send; the first legal command is sent. The final turn."""
@@ -308,18 +316,23 @@ async def _play_seat_over_its_socket(url: str, token: str, seat: int) -> dict[st
 def test_a_whole_game_is_played_over_the_sockets_alone(
     live_service: LiveService, http: httpx.Client
 ) -> None:
-    # Given a game whose seats are taken over HTTP
+    # Given a game whose seats are taken over HTTP, which the server counted
     game_id, tokens, _ = new_seated_race(http)
     url = socket_url(live_service, game_id)
+    answered = answered_requests(http)
+    assert answered >= 3  # the creation and both joins at least
 
-    # When each seat plays from its socket's turn frames, with no HTTP request at all
+    # When each seat plays from its socket's turn frames
     async def both() -> list[dict[str, Any]]:
         seats = [_play_seat_over_its_socket(url, token, n) for n, token in enumerate(tokens)]
         return list(await asyncio.gather(*seats))
 
     finals = asyncio.run(both())
 
-    # Then both sockets saw the end, with the outcome, and the server agrees
+    # Then the server answered no HTTP request meanwhile, over a whole game's moves
+    assert answered_requests(http) == answered
+    assert finals[0]["version"] > 10
+    # and both sockets saw the end, with the outcome, and the server agrees
     assert finals[0]["outcome"] == finals[1]["outcome"] is not None
     assert all(final["phase"] == "finished" for final in finals)
     turn = http.get(f"/v1/games/{game_id}/turn").json()

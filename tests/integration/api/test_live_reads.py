@@ -35,12 +35,6 @@ def move(http: httpx.Client, game_id: str, token: str, command_id: str) -> httpx
     )
 
 
-@pytest.fixture
-def http(live_service: LiveService) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=live_service.url, timeout=10) as client:
-        yield client
-
-
 def test_304_while_the_view_is_unchanged_then_the_new_view(http: httpx.Client) -> None:
     game_id, tokens, acting = new_seated_race(http)
     auth = {"authorization": f"Bearer {tokens[acting]}"}

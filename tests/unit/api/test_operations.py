@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from litestar.testing import TestClient
 from openapi_spec_validator import validate
 
 from service.api import create_litestar
@@ -105,6 +110,22 @@ def test_skald_openapi_prints_the_document(capsys: pytest.CaptureFixture[str]) -
     assert main(["openapi"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed == json.loads(json.dumps(openapi_document(create_litestar(Settings()))))
+
+
+def exported_document(hash_seed: int) -> bytes:
+    """What `skald openapi` prints in a process of its own, with this string hash seed."""
+    environment = {**os.environ, "PYTHONHASHSEED": str(hash_seed)}
+    command = [sys.executable, "-m", "service.cli", "openapi"]
+    return subprocess.run(command, env=environment, capture_output=True, check=True).stdout
+
+
+def test_the_served_and_the_exported_document_are_the_same_bytes() -> None:
+    # Given the document the API serves
+    with TestClient(create_litestar(Settings())) as client:
+        served = client.get("/openapi.json").content
+    # Then `skald openapi` prints the same bytes, whatever order the process hashes strings in
+    for hash_seed in (1, 2):
+        assert exported_document(hash_seed) == served + b"\n"
 
 
 async def test_the_schema_page_renders_the_full_document_from_local_files(api: Api) -> None:
@@ -252,3 +273,52 @@ async def test_large_replies_are_gzipped_small_ones_not(api: Api) -> None:
     assert len(large.json()["games"]) >= 4  # the client undoes it
     small = await api.client.get("/healthz", headers={"accept-encoding": "gzip"})
     assert "content-encoding" not in small.headers
+
+
+def unions(node: Any) -> Iterator[dict[str, Any]]:
+    """Every union of named schemas in the document, nested ones included."""
+    if isinstance(node, dict):
+        for key in ("anyOf", "oneOf"):
+            variants = node.get(key, [])
+            if len(variants) > 1 and all("$ref" in variant for variant in variants):
+                yield node
+        for value in node.values():
+            yield from unions(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from unions(item)
+
+
+def tag_of(schema: dict[str, Any], name: str) -> Any:
+    """The one value a variant's tag property may take (None if it may take several)."""
+    declared = schema.get("properties", {}).get(name, {})
+    values = [declared["const"]] if "const" in declared else declared.get("enum", [])
+    return values[0] if len(values) == 1 else None
+
+
+def test_every_tagged_union_is_a_one_of_dispatched_by_its_mapping() -> None:
+    document = openapi_document(create_litestar(Settings()))
+    discriminated = []
+    for union in unions(document):
+        variants = union.get("oneOf", union.get("anyOf"))
+        targets = [resolve(document, variant["$ref"]) for variant in variants]
+        if "discriminator" not in union:
+            # Only unions that no property can tell apart go without: every game's views
+            # (no tag) or commands and events (one tag names a variant in several games)
+            tags = [tag_of(target, "type") for target in targets]
+            assert None in tags or len(set(tags)) < len(tags), union
+            continue
+        # A discriminated union says its variants exclude each other, and maps every one
+        assert "anyOf" not in union
+        discriminator = union["discriminator"]
+        mapping = discriminator["mapping"]
+        assert sorted(mapping.values()) == sorted(variant["$ref"] for variant in variants)
+        # by the value its tag property holds
+        for tag, target in mapping.items():
+            assert tag_of(resolve(document, target), discriminator["propertyName"]) == tag
+        discriminated.append(union.get("title"))
+    # Every game's commands and events among them, and the stream's events
+    for game in document["x-skald-games"].values():
+        for kind in ("command", "event"):
+            assert resolve(document, game[kind]["$ref"])["title"] in discriminated
+    assert "StreamEvent" in discriminated
