@@ -66,10 +66,10 @@ from service.facade.read_side import ReadSide
 from service.facade.skald import Skald
 from service.facade.token_sessions import TokenSessions
 from service.facade.webhook_side import WebhookAdmin
-from service.read.archived_games import ArchiveBackedStore
-from service.read.history.catalogue import stored_game_ids
-from service.read.history.rebuild import RedisProjectionWriter
-from service.read.history.repair import GameMaintenance
+from service.history.archived_games import ArchiveBackedStore
+from service.history.catalogue import stored_game_ids
+from service.history.rebuild import RedisProjectionWriter
+from service.history.repair import GameMaintenance
 from service.shared.settings import Settings, load_plugins
 
 KNOWN_TOKENS_CACHED = 10_000  # games whose seat-token hashes the API keeps

@@ -16,10 +16,10 @@ from service.adapters.archive.archive_store import ArchiveStore, ArchiveUnavaila
 from service.adapters.archive.directory_archive import DirectoryArchive
 from service.core.archiving import Archiver
 from service.core.pipeline.lifecycle import SYSTEM_SEAT, Resign, queue_system, resign_id
-from service.read.archived_games import ArchiveBackedStore, GameOver
-from service.read.history.audit import audit_version
-from service.read.history.disclosure import OPERATOR, SPECTATOR
-from service.read.history.replay import replay_frame
+from service.history.archived_games import ArchiveBackedStore, GameOver
+from service.history.audit import audit_version
+from service.history.disclosure import OPERATOR, SPECTATOR
+from service.history.replay import replay_frame
 from service.shared.errors import GameDamaged
 from tests.fakes.players import play_through_service
 from tests.fakes.race import RaceGame, race_config

@@ -23,7 +23,7 @@ from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
 from service.core.pipeline.sweep import sweep
-from service.read.history.inspection import KeyInspector
+from service.history.inspection import KeyInspector
 from service.shared.settings import Settings
 from tests.cluster.local_cluster import LocalCluster
 from tests.fakes.race import RaceConfig, register_race

@@ -12,7 +12,7 @@ from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.side import Seats, view_field
 from service.core.codec import codec_for
 from service.facade.history_side import HistoryService
-from service.read.history.verify import is_quarantined
+from service.history.verify import is_quarantined
 from service.shared.errors import GameDamaged, GameQuarantined
 from service.shared.settings import Settings
 from tests.fakes.race import RaceConfig

@@ -15,7 +15,7 @@ from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.side import Seats, view_field
 from service.core.codec import codec_for
 from service.facade.history_side import HistoryService
-from service.read.history.catalogue import stored_game_ids
+from service.history.catalogue import stored_game_ids
 from service.shared.errors import GameDamaged
 from service.shared.settings import Settings
 from tests.fakes.race import RaceConfig

@@ -24,8 +24,8 @@ from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
 from service.facade.history_side import HistoryService
-from service.read.history.audit import audit_command
-from service.read.history.disclosure import Audience
+from service.history.audit import audit_command
+from service.history.disclosure import Audience
 from service.shared.errors import InvalidInput
 from service.shared.settings import Settings
 from tests.fakes.poison import (

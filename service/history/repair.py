@@ -27,10 +27,10 @@ from service.adapters.store.keys import GameKeys
 from service.adapters.store.ports import GameMissing, HistoryStore
 from service.adapters.store.scripts import script_source
 from service.core.pipeline.chain import first_broken_link
-from service.read.history.inspection import KeyInspector
-from service.read.history.loading import read_game
-from service.read.history.rebuild import ProjectionWriter, rebuild_projections
-from service.read.history.verify import check_records, verify_game
+from service.history.inspection import KeyInspector
+from service.history.loading import read_game
+from service.history.rebuild import ProjectionWriter, rebuild_projections
+from service.history.verify import check_records, verify_game
 from service.shared.errors import GameDamaged
 
 

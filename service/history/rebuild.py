@@ -15,8 +15,8 @@ from service.adapters.store.ports import HistoryStore
 from service.adapters.store.side import Views
 from service.core.pipeline.session import GameSession
 from service.core.pipeline.turn_plan import views_of
-from service.read.history.loading import read_game
-from service.read.history.record import GameHistory, decode_history
+from service.history.loading import read_game
+from service.history.record import GameHistory, decode_history
 from service.shared.errors import ServiceError
 
 RebuildStatus = Literal["rebuilt", "newer", "failed"]

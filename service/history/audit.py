@@ -4,7 +4,7 @@ By version (the command whose events include it, or the opening or the seed) or 
 (any command ever received: applied, refused, or still queued): the command as received, the
 table before it as views, the legal alternatives then, the events it produced or the reason it
 was refused, whether the hash chain holds up to it, and once the game is over the seed check.
-What a seat or spectator is shown of a game in progress follows service.read.history.disclosure.
+What a seat or spectator is shown of a game in progress follows service.history.disclosure.
 """
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ from __future__ import annotations
 from contracts.history import AuditReport, AuditSubject, ChainCheck, CommandAsReceived
 from contracts.stream import BOT_ID_PREFIX, SeedRevealed
 from service.core.pipeline.chain import first_broken_link
-from service.read.history.disclosure import Audience, Disclosure, plain
-from service.read.history.fairness import fairness_report
-from service.read.history.history_errors import (
+from service.history.disclosure import Audience, Disclosure, plain
+from service.history.fairness import fairness_report
+from service.history.history_errors import (
     AmbiguousCommand,
     CommandNotFound,
     CorruptHistory,
     VersionNotFound,
 )
-from service.read.history.record import GameHistory, Step
-from service.read.history.replay import command_data, received_at, withheld_notes
+from service.history.record import GameHistory, Step
+from service.history.replay import command_data, received_at, withheld_notes
 
 
 def chain_check(history: GameHistory, up_to: int) -> ChainCheck:

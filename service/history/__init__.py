@@ -1,4 +1,4 @@
-"""Replay any game, audit any move, prove the draws were fair.
+"""A game's history: replay any game, audit any move, prove the draws were fair, repair.
 
 - loading: one game's record read from the store as a snapshot at its head;
 - record: that record decoded (rules version checked first), commands placed in the stream;
@@ -7,5 +7,6 @@
 - audit: one move (by version or command id) with the table before and what it produced;
 - fairness: the revealed seed against its commitment, every draw re-derived;
 - verify, rebuild, catalogue: operator checks over every stored game;
-- service: the operations the HTTP routes and the `skald` sub-commands call.
+- repair, inspection: a damaged game's keys read, repaired or quarantined;
+- archived_games: the store that reads Redis first, then the cold archive.
 """

@@ -36,9 +36,9 @@ from service.adapters.store.records import (
 )
 from service.adapters.store.redis_store import RedisEventStore
 from service.core.pipeline.chain import genesis, link
-from service.read.history.loading import inbox_order, read_game
-from service.read.history.rebuild import fresh_projections
-from service.read.history.record import decode_history
+from service.history.loading import inbox_order, read_game
+from service.history.rebuild import fresh_projections
+from service.history.record import decode_history
 from service.shared.errors import Conflict, GameDamaged
 
 ARCHIVED_GAMES_CACHED = 256

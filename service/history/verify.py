@@ -32,12 +32,12 @@ from service.adapters.store.ports import GameMissing, HistoryStore
 from service.core.codec import is_meta_event
 from service.core.pipeline.chain import first_broken_link
 from service.core.projections import TURN_FORMAT, decode_turn
-from service.read.history.fairness import fairness_report
-from service.read.history.history_errors import CorruptHistory
-from service.read.history.inspection import GameKeysState, KeyInspector
-from service.read.history.loading import StoredGame, inbox_order, read_game
-from service.read.history.rebuild import fresh_projections
-from service.read.history.record import GameHistory, created_event, decode_history
+from service.history.fairness import fairness_report
+from service.history.history_errors import CorruptHistory
+from service.history.inspection import GameKeysState, KeyInspector
+from service.history.loading import StoredGame, inbox_order, read_game
+from service.history.rebuild import fresh_projections
+from service.history.record import GameHistory, created_event, decode_history
 from service.shared.errors import Conflict, GameDamaged, ServiceError
 
 # How long a command may wait with no worker holding or coming for its game before the game

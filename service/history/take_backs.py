@@ -9,7 +9,7 @@ take-back is appended in the same step, right before that command is decided.
 from __future__ import annotations
 
 from contracts.stream import SeatTakenBack
-from service.read.history.record import GameHistory
+from service.history.record import GameHistory
 
 
 def take_backs(history: GameHistory) -> dict[str, int]:

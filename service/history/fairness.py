@@ -23,8 +23,8 @@ from domain.engine import decide, fold, setup_as_recorded
 from domain.errors import IllegalCommand
 from service.core.pipeline.lifecycle import SYSTEM_SEAT
 from service.core.pipeline.standins import bot_command, parse_bot_id
-from service.read.history.disclosure import plain
-from service.read.history.record import GameHistory, Step
+from service.history.disclosure import plain
+from service.history.record import GameHistory, Step
 from service.shared.errors import InvalidInput
 
 

@@ -1,7 +1,7 @@
 """Replay: a game at any version, from its events alone, with its move list.
 
 The table at version N is the fold of the game's events up to N; what is served of it is a
-view (see service.read.history.disclosure). The move list names, for every command decided by N,
+view (see service.history.disclosure). The move list names, for every command decided by N,
 who sent it, when, what it produced (or why it was refused), in a readable line and as data.
 """
 
@@ -14,10 +14,10 @@ import msgspec
 
 from contracts.history import MoveRecord, ReplayFrame
 from service.core.forfeits import forfeited_seats, rank_forfeited_last
-from service.read.history.disclosure import Audience, Disclosure
-from service.read.history.history_errors import VersionOutOfRange
-from service.read.history.record import GameHistory, Step
-from service.read.history.take_backs import take_backs
+from service.history.disclosure import Audience, Disclosure
+from service.history.history_errors import VersionOutOfRange
+from service.history.record import GameHistory, Step
+from service.history.take_backs import take_backs
 
 WITHHELD = "withheld until the game ends"
 

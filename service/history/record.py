@@ -26,8 +26,8 @@ from service.adapters.store.records import (
     StoredEvent,
 )
 from service.core.codec import GameCodec, UnknownGame, codec_for, is_meta_event
-from service.read.history.history_errors import CorruptHistory, RulesVersionMismatch
-from service.read.history.loading import StoredCommand, StoredGame
+from service.history.history_errors import CorruptHistory, RulesVersionMismatch
+from service.history.loading import StoredCommand, StoredGame
 from service.shared.errors import Conflict
 
 _created_decoder = msgspec.msgpack.Decoder(GameCreated)
