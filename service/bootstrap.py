@@ -38,7 +38,6 @@ from service.adapters.store.deadlines import Deadlines
 from service.adapters.store.open_rooms import OpenRooms
 from service.adapters.store.player_seats import PlayerSeats
 from service.adapters.store.players import Players
-from service.adapters.store.records import RunnerLimits
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.replica_wait import ReplicaWait
 from service.adapters.store.scripts import Scripts
@@ -54,6 +53,7 @@ from service.core.notifying.rebuild import FeedsRebuilt, rebuild_feeds
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
+from service.core.ports.records import RunnerLimits
 from service.core.ratings.ledger import LedgerReport, RatingLedger
 from service.facade.address_limits import AddressLimits
 from service.facade.command_side import CommandSide

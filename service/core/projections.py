@@ -21,8 +21,6 @@ import msgspec
 
 from contracts.api import EventRecord, Turn
 from contracts.stream import SeedRevealed
-from service.adapters.store.command_keys import shown_id
-from service.adapters.store.records import StoredEvent
 from service.adapters.store.side import (
     LIVE_AFTER_FIELD,
     live_events_field,
@@ -31,6 +29,8 @@ from service.adapters.store.side import (
 )
 from service.core.codec import GameCodec, is_meta_event
 from service.core.forfeits import rank_forfeited_last
+from service.core.ports.command_keys import shown_id
+from service.core.ports.records import StoredEvent
 
 FORMATS = ("json", "msgpack")
 

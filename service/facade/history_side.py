@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable
 
 from contracts.history import FairnessReport, GameVerification, ReplayFrame
 from service.adapters.store.keys import is_game_id
-from service.adapters.store.ports import GameMissing, HistoryStore
+from service.core.ports.event_store import GameMissing, HistoryStore
 from service.history.archived_games import ArchiveBackedStore
 from service.history.disclosure import Audience
 from service.history.fairness import fairness_report

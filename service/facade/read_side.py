@@ -22,9 +22,9 @@ from contracts.api import (
     Turn,
 )
 from service.adapters.notifications import RECHECK, Notifier, Update
-from service.adapters.store.ports import GameMissing, ReadStore
 from service.adapters.store.side import Lobby, Seats, view_field
 from service.core.codec import codec_for
+from service.core.ports.event_store import GameMissing, ReadStore
 from service.core.projections import (
     FORMATS,
     TURN_FORMAT,

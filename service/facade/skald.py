@@ -16,9 +16,9 @@ from redis.asyncio import Redis
 
 from contracts.players import PlayerProfile
 from service.adapters.notifications import Notifier
-from service.adapters.store.ports import EventStore
 from service.adapters.store.side import KnownTokens, Seats
 from service.adapters.store.tickets import StreamTickets
+from service.core.ports.event_store import EventStore
 from service.facade.address_limits import AddressLimits
 from service.facade.checks import (
     MAX_TOKEN_LENGTH,

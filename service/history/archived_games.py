@@ -23,9 +23,11 @@ from service.adapters.archive.archive_record import (
     decode_archive,
 )
 from service.adapters.archive.archive_store import ArchiveStore
-from service.adapters.store.command_keys import command_key
-from service.adapters.store.ports import GameMissing
-from service.adapters.store.records import (
+from service.adapters.store.redis_store import RedisEventStore
+from service.core.pipeline.chain import genesis, link
+from service.core.ports.command_keys import command_key
+from service.core.ports.event_store import GameMissing
+from service.core.ports.records import (
     RECORD_DECODER,
     CommandRecord,
     GameMeta,
@@ -34,8 +36,6 @@ from service.adapters.store.records import (
     StoredEvent,
     SubmitResult,
 )
-from service.adapters.store.redis_store import RedisEventStore
-from service.core.pipeline.chain import genesis, link
 from service.history.loading import inbox_order, read_game
 from service.history.rebuild import fresh_projections
 from service.history.record import decode_history

@@ -24,8 +24,8 @@ import msgspec
 from contracts.api import EventRecord
 from contracts.stream import GameCreated, SeedRevealed
 from domain.engine import Game
-from service.adapters.store.command_keys import shown_id
-from service.adapters.store.records import StoredEvent
+from service.core.ports.command_keys import shown_id
+from service.core.ports.records import StoredEvent
 from service.shared.errors import Forbidden
 
 

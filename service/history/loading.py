@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import msgspec
 
-from service.adapters.store.command_keys import split_key
-from service.adapters.store.ports import GameMissing, HistoryStore
-from service.adapters.store.records import (
+from service.core.ports.command_keys import split_key
+from service.core.ports.event_store import GameMissing, HistoryStore
+from service.core.ports.records import (
     NO_INBOX_ID,
     CommandRecord,
     GameMeta,

@@ -17,15 +17,15 @@ import msgspec
 from contracts.history import CommandStatus, Refusal
 from contracts.stream import GameCreated, SeedRevealed
 from domain.engine import Game, fold
-from service.adapters.store.command_keys import command_key
-from service.adapters.store.records import (
+from service.core.codec import GameCodec, UnknownGame, codec_for, is_meta_event
+from service.core.ports.command_keys import command_key
+from service.core.ports.records import (
     CommandRecord,
     GameMeta,
     Head,
     ReceivedCommand,
     StoredEvent,
 )
-from service.core.codec import GameCodec, UnknownGame, codec_for, is_meta_event
 from service.history.history_errors import CorruptHistory, RulesVersionMismatch
 from service.history.loading import StoredCommand, StoredGame
 from service.shared.errors import Conflict

@@ -24,9 +24,9 @@ from redis.commands.core import AsyncScript
 from service.adapters.redis_clients import is_cluster
 from service.adapters.store.drain_shards import DEFAULT_DRAIN_SHARDS, DrainShards
 from service.adapters.store.keys import GameKeys
-from service.adapters.store.ports import GameMissing, HistoryStore
 from service.adapters.store.scripts import script_source
 from service.core.pipeline.chain import first_broken_link
+from service.core.ports.event_store import GameMissing, HistoryStore
 from service.history.inspection import KeyInspector
 from service.history.loading import read_game
 from service.history.rebuild import ProjectionWriter, rebuild_projections

@@ -28,9 +28,9 @@ import redis.exceptions
 
 from contracts.history import Check, GameVerification
 from contracts.stream import BOT_ID_PREFIX, GameCancelled
-from service.adapters.store.ports import GameMissing, HistoryStore
 from service.core.codec import is_meta_event
 from service.core.pipeline.chain import first_broken_link
+from service.core.ports.event_store import GameMissing, HistoryStore
 from service.core.projections import TURN_FORMAT, decode_turn
 from service.history.fairness import fairness_report
 from service.history.history_errors import CorruptHistory

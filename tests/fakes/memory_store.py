@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from service.adapters.store.command_keys import command_key
-from service.adapters.store.ports import (
+from service.core.ports.command_keys import command_key
+from service.core.ports.event_store import (
     AlreadyDecided,
     CommitFailed,
     CommitOutcome,
@@ -29,7 +29,7 @@ from service.adapters.store.ports import (
     LeaseLost,
     VersionConflict,
 )
-from service.adapters.store.records import (
+from service.core.ports.records import (
     NO_INBOX_ID,
     RECORD_ENCODER,
     Accepted,

@@ -3,9 +3,9 @@ round's `open_turns` and `Drainer.drain_round`."""
 
 from __future__ import annotations
 
-from service.adapters.store.ports import DrainRounds
-from service.adapters.store.records import TurnRequest
 from service.core.pipeline.drain import Drainer, DrainReport
+from service.core.ports.event_store import DrainRounds
+from service.core.ports.records import TurnRequest
 
 
 async def take_lease(store: DrainRounds, game_id: str, ttl_ms: int) -> int | None:

@@ -16,9 +16,9 @@ import redis
 from redis.asyncio import Redis
 
 from service import bootstrap
-from service.adapters.store.ports import LeaseLost
-from service.adapters.store.records import NO_INBOX_ID, Batch, TurnRequest
 from service.adapters.store.redis_store import RedisEventStore
+from service.core.ports.event_store import LeaseLost
+from service.core.ports.records import NO_INBOX_ID, Batch, TurnRequest
 from service.shared.errors import Unavailable
 from service.shared.settings import Settings
 from tests.fakes.race import race_config, register_race

@@ -15,8 +15,8 @@ from __future__ import annotations
 import msgspec
 import zstandard
 
-from service.adapters.store.command_keys import command_key
-from service.adapters.store.records import RECORD_ENCODER, CommandRecord
+from service.core.ports.command_keys import command_key
+from service.core.ports.records import RECORD_ENCODER, CommandRecord
 from service.shared.errors import GameDamaged
 
 RECORD_FORMAT = 1

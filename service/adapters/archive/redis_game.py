@@ -21,7 +21,7 @@ from service.adapters.archive.archive_record import (
     applied_outcomes,
 )
 from service.adapters.store.keys import GameKeys, game_id_of_key, game_key_pattern
-from service.adapters.store.records import NO_INBOX_ID
+from service.core.ports.records import NO_INBOX_ID
 from service.shared.errors import GameDamaged
 
 SCAN_BATCH = 1000

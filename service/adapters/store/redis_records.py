@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.adapters.store.records import GameMeta, Head, ReceivedCommand, StoredEvent, Turn
+from service.core.ports.records import GameMeta, Head, ReceivedCommand, StoredEvent, Turn
 from service.shared.errors import GameDamaged
 
 

@@ -9,7 +9,10 @@ from typing import Any
 
 from redis.exceptions import ResponseError
 
-from service.adapters.store.ports import (
+from service.adapters.store.redis_records import opened_turn, popped_games, text
+from service.adapters.store.redis_shard_takes import RedisShardTakes
+from service.adapters.store.scripts import ScriptCall
+from service.core.ports.event_store import (
     AlreadyDecided,
     CommitFailed,
     CommitOutcome,
@@ -17,7 +20,7 @@ from service.adapters.store.ports import (
     LeaseLost,
     VersionConflict,
 )
-from service.adapters.store.records import (
+from service.core.ports.records import (
     RECORD_ENCODER,
     Batch,
     Committed,
@@ -25,9 +28,6 @@ from service.adapters.store.records import (
     Turn,
     TurnRequest,
 )
-from service.adapters.store.redis_records import opened_turn, popped_games, text
-from service.adapters.store.redis_shard_takes import RedisShardTakes
-from service.adapters.store.scripts import ScriptCall
 
 
 class RedisDrainRounds(RedisShardTakes):

@@ -30,9 +30,9 @@ from contracts.stream import (
     TurnClocks,
 )
 from service.adapters.notification_feed import Reminder
-from service.adapters.store.records import StoredEvent
 from service.core.codec import is_meta_event
 from service.core.pipeline.session import GameSession
+from service.core.ports.records import StoredEvent
 
 HOUR_MS = 3_600_000
 FIVE_MINUTES_MS = 300_000

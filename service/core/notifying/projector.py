@@ -35,13 +35,13 @@ from service.adapters.notification_feed import (
 )
 from service.adapters.notify_survey import MarkedGame, NotifySurvey
 from service.adapters.redis_clients import is_cluster
-from service.adapters.store.command_keys import split_key
 from service.adapters.store.players import PLAYER_SEAT_PREFIX
-from service.adapters.store.ports import CommandStore
 from service.adapters.webhooks import WebhookStore
 from service.core.codec import codec_for
 from service.core.notifying.derive import DeadlineEnd, derive, notify
 from service.core.pipeline.session import GameSession, SessionCache
+from service.core.ports.command_keys import split_key
+from service.core.ports.event_store import CommandStore
 
 log = structlog.get_logger("skald.notify")
 

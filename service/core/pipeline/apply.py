@@ -17,13 +17,6 @@ import structlog
 from contracts.stream import SeatResigned, SeatTakenBack, SeedRevealed, TurnClocks
 from domain import engine
 from domain.errors import IllegalCommand
-from service.adapters.store.records import (
-    RECORD_ENCODER,
-    CommandRecord,
-    Decided,
-    NewEvent,
-    ReceivedCommand,
-)
 from service.core.pipeline.lifecycle import (
     SYSTEM_SEAT,
     Resign,
@@ -42,6 +35,13 @@ from service.core.pipeline.standins import (
     evolve_all,
     time_out,
     update_clocks,
+)
+from service.core.ports.records import (
+    RECORD_ENCODER,
+    CommandRecord,
+    Decided,
+    NewEvent,
+    ReceivedCommand,
 )
 
 log = structlog.get_logger("skald.pipeline")

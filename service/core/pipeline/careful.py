@@ -12,17 +12,17 @@ from redis.exceptions import RedisError
 
 from service.adapters.notifications import Publisher
 from service.adapters.store.deadlines import Deadlines
-from service.adapters.store.ports import (
+from service.adapters.store.side import Lobby
+from service.core.pipeline.session import GameSession, SessionCache, load_session
+from service.core.pipeline.turn_plan import DrainReport, drop_deadlines, plan_turn
+from service.core.ports.event_store import (
     AlreadyDecided,
     DrainStore,
     GameMissing,
     LeaseLost,
     VersionConflict,
 )
-from service.adapters.store.records import Batch, CommandRecord, Decided, ReceivedCommand, Turn
-from service.adapters.store.side import Lobby
-from service.core.pipeline.session import GameSession, SessionCache, load_session
-from service.core.pipeline.turn_plan import DrainReport, drop_deadlines, plan_turn
+from service.core.ports.records import Batch, CommandRecord, Decided, ReceivedCommand, Turn
 
 log = structlog.get_logger("skald.worker")
 

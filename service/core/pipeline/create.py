@@ -11,10 +11,10 @@ from contracts.stream import Clock, ClockSet, GameCreated, GameOpened, SeedRevea
 from domain.chance import Chance, commitment
 from domain.engine import fold
 from domain.errors import IllegalCommand
-from service.adapters.store.records import GameMeta, NewEvent
 from service.core.codec import GameCodec
 from service.core.pipeline.chain import genesis, link
 from service.core.pipeline.clocks import first_clocks, new_deadlines, next_clocks
+from service.core.ports.records import GameMeta, NewEvent
 from service.shared.errors import InvalidInput
 
 

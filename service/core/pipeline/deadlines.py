@@ -17,8 +17,8 @@ import structlog
 
 from service.adapters.rq_scheduler import DrainScheduler
 from service.adapters.store.deadlines import Deadlines, DueDeadline
-from service.adapters.store.ports import CommandStore, GameMissing
 from service.core.pipeline.lifecycle import TimeOut, queue_system, timeout_id
+from service.core.ports.event_store import CommandStore, GameMissing
 from service.shared.errors import ServiceError
 
 log = structlog.get_logger("skald.deadlines")

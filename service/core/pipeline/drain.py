@@ -23,15 +23,6 @@ from redis.exceptions import RedisError
 from service.adapters.notification_feed import NotifyMarks
 from service.adapters.notifications import Publisher
 from service.adapters.store.deadlines import Deadlines
-from service.adapters.store.ports import (
-    CommitFailed,
-    DrainStore,
-)
-from service.adapters.store.records import (
-    Committed,
-    Turn,
-    TurnRequest,
-)
 from service.adapters.store.side import Lobby, Views
 from service.core.pipeline.apply import BatchPlan
 from service.core.pipeline.careful import OneAtATime
@@ -42,6 +33,15 @@ from service.core.pipeline.turn_plan import (
     drop_round_deadlines,
     plan_turn,
     views_of,
+)
+from service.core.ports.event_store import (
+    CommitFailed,
+    DrainStore,
+)
+from service.core.ports.records import (
+    Committed,
+    Turn,
+    TurnRequest,
 )
 
 log = structlog.get_logger("skald.worker")

@@ -12,8 +12,8 @@ import msgspec
 
 from contracts.stream import GameCancelled, LifecycleEvent, TableStarted
 from service.adapters.rq_scheduler import DrainScheduler
-from service.adapters.store.ports import CommandStore
-from service.adapters.store.records import Accepted, ReceivedCommand
+from service.core.ports.event_store import CommandStore
+from service.core.ports.records import Accepted, ReceivedCommand
 
 SYSTEM_SEAT = -1  # the inbox seat of the service's own commands
 START_ID = "sys:start"  # one start per game: the inbox refuses a second command with this id

@@ -14,8 +14,8 @@ import structlog
 
 from service.adapters.rq_scheduler import DrainScheduler
 from service.adapters.store.open_rooms import OpenRooms
-from service.adapters.store.ports import CommandStore
 from service.core.pipeline.lifecycle import CANCEL_ID, CancelGame, queue_system
+from service.core.ports.event_store import CommandStore
 
 log = structlog.get_logger("skald.sweeper")
 

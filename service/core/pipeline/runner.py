@@ -33,8 +33,8 @@ from dataclasses import dataclass
 import structlog
 
 from service.adapters.rq_scheduler import DrainScheduler
-from service.adapters.store.ports import DrainRounds
 from service.core.pipeline.drain import Drainer, NextTake
+from service.core.ports.event_store import DrainRounds
 from service.shared.settings import Settings
 
 log = structlog.get_logger("skald.worker")

@@ -28,10 +28,10 @@ from contracts.stream import (
 )
 from domain.chance import Chance
 from domain.engine import Game
-from service.adapters.store.ports import EventLog, GameMissing
-from service.adapters.store.records import GameMeta, Head, StoredEvent
 from service.core.codec import GameCodec, codec_for, is_meta_event
 from service.core.pipeline.clocks import first_clocks
+from service.core.ports.event_store import EventLog, GameMissing
+from service.core.ports.records import GameMeta, Head, StoredEvent
 
 
 @dataclass

@@ -25,11 +25,11 @@ from contracts.stream import (
 from domain import engine
 from domain.bots import RandomBot
 from domain.engine import Game
-from service.adapters.store.records import NewEvent
 from service.core.pipeline.chain import link
 from service.core.pipeline.clocks import new_deadlines, next_clocks
 from service.core.pipeline.lifecycle import SystemRefused, TimeOut
 from service.core.pipeline.session import GameSession
+from service.core.ports.records import NewEvent
 
 MAX_BOT_MOVES = 10_000  # per command: a game of bots alone still ends, but never loops here
 Deadline = tuple[int, int, int]  # (seat, since, deadline ms)

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import structlog
 
 from service.adapters.rq_scheduler import DrainScheduler
-from service.adapters.store.ports import SweptStore
 from service.adapters.store.side import PendingIndex
+from service.core.ports.event_store import SweptStore
 
 log = structlog.get_logger("skald.sweeper")
 

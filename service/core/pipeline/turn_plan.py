@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from service.adapters.store.deadlines import Deadlines
-from service.adapters.store.ports import EventLog
-from service.adapters.store.records import Batch, ReceivedCommand, StoredEvent, Turn
 from service.core.codec import codec_for
 from service.core.pipeline.apply import BatchPlan, plan_batch
 from service.core.pipeline.session import GameSession, load_session
+from service.core.ports.event_store import EventLog
+from service.core.ports.records import Batch, ReceivedCommand, StoredEvent, Turn
 from service.core.projections import encode_live_events, encode_views
 
 # "resting": not even a refusal could be written for the game; it keeps its lease until the

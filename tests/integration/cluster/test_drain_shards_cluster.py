@@ -16,13 +16,13 @@ from service import bootstrap
 from service.adapters.notifications import Publisher
 from service.adapters.redis_clients import event_redis
 from service.adapters.store.drain_shards import DrainShards, shard_slot, slot_of
-from service.adapters.store.records import Accepted, TurnRequest
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.side import Lobby, PendingIndex, Views
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
 from service.core.pipeline.sweep import sweep
+from service.core.ports.records import Accepted, TurnRequest
 from service.history.inspection import KeyInspector
 from service.shared.settings import Settings
 from tests.cluster.local_cluster import LocalCluster

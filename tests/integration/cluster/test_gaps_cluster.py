@@ -12,11 +12,11 @@ import redis
 
 from service import bootstrap
 from service.adapters.redis_clients import event_redis
-from service.adapters.store.records import Accepted, Duplicate, TurnRequest
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.replica_wait import NotReplicated, ReplicaWait
 from service.adapters.store.side import PendingIndex
 from service.core.pipeline.sweep import sweep
+from service.core.ports.records import Accepted, Duplicate, TurnRequest
 from service.shared.settings import Settings
 from tests.cluster.local_cluster import LocalCluster
 from tests.fakes.scheduler import RecordingScheduler

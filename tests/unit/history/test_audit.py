@@ -11,9 +11,9 @@ from domain.chance import Chance
 from domain.engine import decide
 from domain.errors import IllegalCommand
 from domain.games import get_game
-from service.adapters.store.ports import EventStore
-from service.adapters.store.records import ReceivedCommand
 from service.adapters.store.redis_store import RedisEventStore
+from service.core.ports.event_store import EventStore
+from service.core.ports.records import ReceivedCommand
 from service.facade.history_side import HistoryService
 from service.history.audit import audit_command, audit_version
 from service.history.disclosure import OPERATOR, SPECTATOR

@@ -6,11 +6,11 @@ import pytest
 
 from domain.games import get_game
 from service import bootstrap
-from service.adapters.store.ports import GameMissing
-from service.adapters.store.records import ReceivedCommand
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.side import Seats, view_field
 from service.core.codec import codec_for
+from service.core.ports.event_store import GameMissing
+from service.core.ports.records import ReceivedCommand
 from service.facade.history_side import HistoryService
 from service.history.verify import is_quarantined
 from service.shared.errors import GameDamaged, GameQuarantined

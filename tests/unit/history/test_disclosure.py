@@ -16,8 +16,8 @@ import pytest
 from contracts.base import GameConfig
 from domain.chance import Chance
 from domain.games import game_names, get_game
-from service.adapters.store.ports import EventStore
 from service.adapters.store.redis_store import RedisEventStore
+from service.core.ports.event_store import EventStore
 from service.facade.history_side import HistoryService
 from service.history.audit import audit_command, audit_version
 from service.history.disclosure import OPERATOR, SPECTATOR, Audience

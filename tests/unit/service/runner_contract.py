@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 
-from service.adapters.store.ports import EventStore
-from service.adapters.store.records import Committed, RunnerLimits, TurnRequest
+from service.core.ports.event_store import EventStore
+from service.core.ports.records import Committed, RunnerLimits, TurnRequest
 from tests.fakes.turns import take_lease
 from tests.unit.service.store_contract import (
     GAME,

@@ -13,7 +13,8 @@ import asyncio
 import msgspec
 import pytest
 
-from service.adapters.store.ports import (
+from service.core.pipeline.chain import genesis, link
+from service.core.ports.event_store import (
     AlreadyDecided,
     CommitFailed,
     EventStore,
@@ -22,7 +23,7 @@ from service.adapters.store.ports import (
     LeaseLost,
     VersionConflict,
 )
-from service.adapters.store.records import (
+from service.core.ports.records import (
     NO_INBOX_ID,
     Accepted,
     Batch,
@@ -36,7 +37,6 @@ from service.adapters.store.records import (
     Throttled,
     TurnRequest,
 )
-from service.core.pipeline.chain import genesis, link
 from tests.fakes.turns import take_lease
 from tests.unit.service.notifications import Notifications
 

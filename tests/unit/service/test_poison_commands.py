@@ -14,8 +14,6 @@ import fakeredis
 import pytest
 
 from domain.games import unregister
-from service.adapters.store.ports import CommitFailed, CommitOutcome
-from service.adapters.store.records import Batch, ReceivedCommand, RunnerLimits
 from service.adapters.store.redis_store import RedisEventStore
 from service.api.asgi import create_litestar
 from service.api.openapi import openapi_document
@@ -23,6 +21,8 @@ from service.core.codec import codec_for
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
+from service.core.ports.event_store import CommitFailed, CommitOutcome
+from service.core.ports.records import Batch, ReceivedCommand, RunnerLimits
 from service.facade.history_side import HistoryService
 from service.history.audit import audit_command
 from service.history.disclosure import Audience

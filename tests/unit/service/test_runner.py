@@ -7,10 +7,10 @@ import contextlib
 
 import pytest
 
-from service.adapters.store.records import ReceivedCommand, RunnerLimits
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
+from service.core.ports.records import ReceivedCommand, RunnerLimits
 from tests.fakes.memory_store import InMemoryEventStore
 from tests.fakes.race import RaceGame
 from tests.fakes.scheduler import RecordingScheduler

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from service.adapters.store.command_keys import command_key
+from service.core.ports.command_keys import command_key
 
 NO_INBOX_ID = "0-0"
 

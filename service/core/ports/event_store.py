@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NoReturn, Protocol
 
-from service.adapters.store.records import (
+from service.core.ports.records import (
     Batch,
     CommandRecord,
     Committed,
