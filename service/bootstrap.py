@@ -33,7 +33,7 @@ from service.adapters.notifications import Notifier, Publisher
 from service.adapters.notify_survey import NotifySurvey
 from service.adapters.ratings.store import RatingsStore
 from service.adapters.redis_clients import POOL_WAIT_S, event_redis
-from service.adapters.rq_scheduler import DrainScheduler, RQScheduler
+from service.adapters.rq_scheduler import RQScheduler
 from service.adapters.store.deadlines import Deadlines
 from service.adapters.store.open_rooms import OpenRooms
 from service.adapters.store.player_seats import PlayerSeats
@@ -41,7 +41,7 @@ from service.adapters.store.players import Players
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.replica_wait import ReplicaWait
 from service.adapters.store.scripts import Scripts
-from service.adapters.store.side import KnownTokens, Lobby, PendingIndex, Seats, Views
+from service.adapters.store.side import Lobby, PendingIndex, Seats, Views
 from service.adapters.store.tickets import StreamTickets
 from service.adapters.webhook_hosts import GuardedPoster, HostGuard, Resolver, SystemResolver
 from service.adapters.webhook_http import AiohttpPoster, HttpxPoster, Poster
@@ -54,10 +54,12 @@ from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
 from service.core.ports.records import RunnerLimits
+from service.core.ports.scheduling import DrainScheduler
 from service.core.ratings.ledger import LedgerReport, RatingLedger
 from service.facade.address_limits import AddressLimits
 from service.facade.command_side import CommandSide
 from service.facade.history_side import HistoryService
+from service.facade.known_tokens import KnownTokens
 from service.facade.metas import GameMetas
 from service.facade.notification_side import NotificationSide
 from service.facade.player_side import PlayerSide

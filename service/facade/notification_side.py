@@ -20,7 +20,7 @@ from service.adapters.notification_feed import (
     Presence,
     feed_channel,
 )
-from service.adapters.notifications import Notifier
+from service.core.ports.notifier import Notifier
 from service.facade.checks import MAX_TOKEN_LENGTH, redis_guarded
 from service.facade.token_sessions import TokenSession, TokenSessions
 from service.shared.errors import InvalidInput, RateLimited, Unauthorized

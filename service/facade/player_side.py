@@ -36,7 +36,6 @@ from service.adapters.store.players import (
     Players,
     player_seat_value,
 )
-from service.adapters.store.side import SeatsFull
 from service.core.codec import codec_for
 from service.core.pipeline.lifecycle import (
     CANCEL_ID,
@@ -49,6 +48,7 @@ from service.core.pipeline.lifecycle import (
     queue_system,
     resign_id,
 )
+from service.core.ports.seats import SeatsFull
 from service.facade.checks import MAX_NAME_LENGTH, MAX_TOKEN_LENGTH, redis_guarded, token_hash
 from service.facade.command_side import CommandSide
 from service.facade.player_games import game_entry, games_page

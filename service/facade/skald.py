@@ -15,10 +15,10 @@ from redis import Redis as SyncRedis
 from redis.asyncio import Redis
 
 from contracts.players import PlayerProfile
-from service.adapters.notifications import Notifier
-from service.adapters.store.side import KnownTokens, Seats
 from service.adapters.store.tickets import StreamTickets
 from service.core.ports.event_store import EventStore
+from service.core.ports.notifier import Notifier
+from service.core.ports.seats import Seats
 from service.facade.address_limits import AddressLimits
 from service.facade.checks import (
     MAX_TOKEN_LENGTH,
@@ -27,6 +27,7 @@ from service.facade.checks import (
 )
 from service.facade.command_side import CommandSide
 from service.facade.history_side import HistoryService
+from service.facade.known_tokens import KnownTokens
 from service.facade.metas import GameMetas
 from service.facade.notification_side import NotificationSide
 from service.facade.player_side import PlayerSide, is_player_token

@@ -10,11 +10,9 @@ from collections.abc import Awaitable, Callable
 import structlog
 from redis.exceptions import RedisError
 
-from service.adapters.notifications import Publisher
-from service.adapters.store.deadlines import Deadlines
-from service.adapters.store.side import Lobby
 from service.core.pipeline.session import GameSession, SessionCache, load_session
 from service.core.pipeline.turn_plan import DrainReport, drop_deadlines, plan_turn
+from service.core.ports.deadlines import Deadlines
 from service.core.ports.event_store import (
     AlreadyDecided,
     DrainStore,
@@ -22,7 +20,9 @@ from service.core.ports.event_store import (
     LeaseLost,
     VersionConflict,
 )
+from service.core.ports.notifier import Publisher
 from service.core.ports.records import Batch, CommandRecord, Decided, ReceivedCommand, Turn
+from service.core.ports.seats import Lobby
 
 log = structlog.get_logger("skald.worker")
 

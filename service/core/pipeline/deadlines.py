@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 import structlog
 
-from service.adapters.rq_scheduler import DrainScheduler
-from service.adapters.store.deadlines import Deadlines, DueDeadline
 from service.core.pipeline.lifecycle import TimeOut, queue_system, timeout_id
+from service.core.ports.deadlines import Deadlines, DueDeadline
 from service.core.ports.event_store import CommandStore, GameMissing
+from service.core.ports.scheduling import DrainScheduler
 from service.shared.errors import ServiceError
 
 log = structlog.get_logger("skald.deadlines")

@@ -21,9 +21,6 @@ import structlog
 from redis.exceptions import RedisError
 
 from service.adapters.notification_feed import NotifyMarks
-from service.adapters.notifications import Publisher
-from service.adapters.store.deadlines import Deadlines
-from service.adapters.store.side import Lobby, Views
 from service.core.pipeline.apply import BatchPlan
 from service.core.pipeline.careful import OneAtATime
 from service.core.pipeline.session import GameSession, SessionCache, load_session
@@ -34,15 +31,19 @@ from service.core.pipeline.turn_plan import (
     plan_turn,
     views_of,
 )
+from service.core.ports.deadlines import Deadlines
 from service.core.ports.event_store import (
     CommitFailed,
     DrainStore,
 )
+from service.core.ports.notifier import Publisher
 from service.core.ports.records import (
     Committed,
     Turn,
     TurnRequest,
 )
+from service.core.ports.seats import Lobby
+from service.core.ports.views import Views
 
 log = structlog.get_logger("skald.worker")
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import msgspec
 
 from contracts.stream import GameCancelled, LifecycleEvent, TableStarted
-from service.adapters.rq_scheduler import DrainScheduler
 from service.core.ports.event_store import CommandStore
 from service.core.ports.records import Accepted, ReceivedCommand
+from service.core.ports.scheduling import DrainScheduler
 
 SYSTEM_SEAT = -1  # the inbox seat of the service's own commands
 START_ID = "sys:start"  # one start per game: the inbox refuses a second command with this id

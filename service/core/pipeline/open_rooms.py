@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import structlog
 
-from service.adapters.rq_scheduler import DrainScheduler
 from service.adapters.store.open_rooms import OpenRooms
 from service.core.pipeline.lifecycle import CANCEL_ID, CancelGame, queue_system
 from service.core.ports.event_store import CommandStore
+from service.core.ports.scheduling import DrainScheduler
 
 log = structlog.get_logger("skald.sweeper")
 

@@ -32,9 +32,9 @@ from dataclasses import dataclass
 
 import structlog
 
-from service.adapters.rq_scheduler import DrainScheduler
 from service.core.pipeline.drain import Drainer, NextTake
 from service.core.ports.event_store import DrainRounds
+from service.core.ports.scheduling import DrainScheduler
 from service.shared.settings import Settings
 
 log = structlog.get_logger("skald.worker")

@@ -8,10 +8,10 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
-from service.adapters.store.deadlines import Deadlines
 from service.core.codec import codec_for
 from service.core.pipeline.apply import BatchPlan, plan_batch
 from service.core.pipeline.session import GameSession, load_session
+from service.core.ports.deadlines import Deadlines
 from service.core.ports.event_store import EventLog
 from service.core.ports.records import Batch, ReceivedCommand, StoredEvent, Turn
 from service.core.projections import encode_live_events, encode_views

@@ -12,8 +12,8 @@ from domain.chance import Chance
 from domain.engine import decide
 from domain.errors import IllegalCommand
 from domain.games import game_names, get_game, register
-from service.adapters.store.side import view_field
 from service.core.ports.event_store import EventStore, GameMissing
+from service.core.ports.views import view_field
 from service.core.projections import decode_turn
 from service.facade.history_side import HistoryService
 from service.history.disclosure import SPECTATOR
