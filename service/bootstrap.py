@@ -34,6 +34,7 @@ from service.adapters.notify_survey import NotifySurvey
 from service.adapters.ratings.store import RatingsStore
 from service.adapters.redis_clients import POOL_WAIT_S, event_redis
 from service.adapters.rq_scheduler import RQScheduler
+from service.adapters.store.catalogue import stored_game_ids
 from service.adapters.store.deadlines import Deadlines
 from service.adapters.store.open_rooms import OpenRooms
 from service.adapters.store.player_seats import PlayerSeats
@@ -69,7 +70,6 @@ from service.facade.skald import Skald
 from service.facade.token_sessions import TokenSessions
 from service.facade.webhook_side import WebhookAdmin
 from service.history.archived_games import ArchiveBackedStore
-from service.history.catalogue import stored_game_ids
 from service.history.rebuild import RedisProjectionWriter
 from service.history.repair import GameMaintenance
 from service.shared.settings import Settings, load_plugins

@@ -11,7 +11,7 @@ from typing import Any, ParamSpec, TypeVar
 from contracts.api import CommandOutcome
 from contracts.stream import Clock
 from domain.engine import Game
-from service.adapters.redis_outage import is_outage
+from service.core.ports.failures import is_outage
 from service.core.ports.records import CommandRecord
 from service.shared.errors import InvalidInput, Unavailable
 

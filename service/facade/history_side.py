@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from contracts.history import FairnessReport, GameVerification, ReplayFrame
-from service.adapters.store.keys import is_game_id
 from service.core.ports.event_store import GameMissing, HistoryStore
+from service.core.ports.records import is_game_id
 from service.history.archived_games import ArchiveBackedStore
 from service.history.disclosure import Audience
 from service.history.fairness import fairness_report

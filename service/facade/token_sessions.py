@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import structlog
 
-from service.adapters.redis_outage import is_outage
 from service.adapters.store.players import Players
+from service.core.ports.failures import is_outage
 from service.core.ports.notifier import Notifier, Update
 from service.facade.checks import redis_guarded
 

@@ -6,7 +6,7 @@
 - replay: the table at any version and the move list;
 - audit: one move (by version or command id) with the table before and what it produced;
 - fairness: the revealed seed against its commitment, every draw re-derived;
-- verify, rebuild, catalogue: operator checks over every stored game;
+- verify, rebuild: operator checks over every stored game;
 - repair, inspection: a damaged game's keys read, repaired or quarantined;
 - archived_games: the store that reads Redis first, then the cold archive.
 """

@@ -24,13 +24,13 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import msgspec
-import redis.exceptions
 
 from contracts.history import Check, GameVerification
 from contracts.stream import BOT_ID_PREFIX, GameCancelled
 from service.core.codec import is_meta_event
 from service.core.pipeline.chain import first_broken_link
 from service.core.ports.event_store import GameMissing, HistoryStore
+from service.core.ports.failures import connection_errors
 from service.core.projections import TURN_FORMAT, decode_turn
 from service.history.fairness import fairness_report
 from service.history.history_errors import CorruptHistory
@@ -380,7 +380,7 @@ async def verify_games(
             report = await verify_game(store, game_id, inspector, grace_s)
         except ServiceError as exc:
             report = _unverifiable(game_id, exc.message)
-        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+        except connection_errors():
             raise  # the store is gone: no later game could be checked either
         except Exception as exc:
             # A damage no check knows yet: still reported against the game, and the others go on.

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 import structlog
-from redis.exceptions import RedisError
 
 from service.core.pipeline.session import GameSession, SessionCache, load_session
 from service.core.pipeline.turn_plan import DrainReport, drop_deadlines, plan_turn
@@ -20,6 +19,7 @@ from service.core.ports.event_store import (
     LeaseLost,
     VersionConflict,
 )
+from service.core.ports.failures import store_errors
 from service.core.ports.notifier import Publisher
 from service.core.ports.records import Batch, CommandRecord, Decided, ReceivedCommand, Turn
 from service.core.ports.seats import Lobby
@@ -85,7 +85,7 @@ class OneAtATime:
                         continue
                 try:
                     refused = await self._refuse(game_id, lease, received)
-                except RedisError:
+                except store_errors():
                     raise
                 except Exception:
                     log.exception("drain_game_resting", game_id=game_id, lease_ms=self.lease_ttl_ms)
@@ -111,7 +111,7 @@ class OneAtATime:
         events, or its game is not installed here)."""
         try:
             return await load_session(self.store, game_id)
-        except RedisError:
+        except store_errors():
             raise
         except Exception:
             log.exception("drain_load_failed", game_id=game_id)

@@ -18,7 +18,6 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
 import structlog
-from redis.exceptions import RedisError
 
 from service.adapters.notification_feed import NotifyMarks
 from service.core.pipeline.apply import BatchPlan
@@ -36,6 +35,7 @@ from service.core.ports.event_store import (
     CommitFailed,
     DrainStore,
 )
+from service.core.ports.failures import store_errors
 from service.core.ports.notifier import Publisher
 from service.core.ports.records import (
     Committed,
@@ -185,7 +185,7 @@ class Drainer:
                 held.pop(game_id, None)  # the commit gave the lease back
             try:
                 reports[game_id] = await self._finish(game_id, entry, outcome, sent, committed)
-            except RedisError:
+            except store_errors():
                 raise
             except Exception:  # after its commit: the game's turn is over all the same
                 log.exception("drain_finish_failed", game_id=game_id)
@@ -195,7 +195,7 @@ class Drainer:
         for game_id, turn in careful.items():
             try:
                 reports[game_id] = await self.careful.run(game_id, turn)
-            except RedisError:
+            except store_errors():
                 raise
             except Exception:  # its lease is given back below, with the round's
                 log.exception("drain_careful_failed", game_id=game_id)
@@ -215,7 +215,7 @@ class Drainer:
         moved = [report.game_id for report in reports if report.status == "applied"]
         try:
             await self.marks.mark(moved)
-        except RedisError as exc:
+        except store_errors() as exc:
             log.warning("notify_mark_failed", games=len(moved), error=repr(exc))
 
     async def _let_go(self, game_id: str, lease: int) -> None:
