@@ -211,7 +211,7 @@ def skald(
         players=PlayerSide(
             commands,
             reads,
-            Players(redis, prefix),
+            Players(redis, prefix, scripts),
             PlayerSeats(redis, prefix, scripts),
             OpenRooms(redis, prefix),
             NotifyMarks(redis, prefix),

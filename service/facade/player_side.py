@@ -23,19 +23,6 @@ from contracts.players import (
     Rematch,
 )
 from contracts.stream import Clock, ClockSet
-from service.adapters.notification_feed import NotifyMarks
-from service.adapters.store.open_rooms import OpenRooms
-from service.adapters.store.player_seats import (
-    ActiveIndexMissing,
-    ActiveLimitReached,
-    PlayerSeats,
-)
-from service.adapters.store.players import (
-    BOT_SEAT,
-    PLAYER_SEAT_PREFIX,
-    Players,
-    player_seat_value,
-)
 from service.core.codec import codec_for
 from service.core.pipeline.lifecycle import (
     CANCEL_ID,
@@ -47,6 +34,17 @@ from service.core.pipeline.lifecycle import (
     SystemCommand,
     queue_system,
     resign_id,
+)
+from service.core.ports.notifications import NotifyMarks
+from service.core.ports.players import (
+    BOT_SEAT,
+    PLAYER_SEAT_PREFIX,
+    ActiveIndexMissing,
+    ActiveLimitReached,
+    OpenRooms,
+    Players,
+    PlayerSeats,
+    player_seat_value,
 )
 from service.core.ports.seats import SeatsFull
 from service.facade.checks import MAX_NAME_LENGTH, MAX_TOKEN_LENGTH, redis_guarded, token_hash
@@ -166,9 +164,7 @@ class PlayerSide:
         limit = self.settings.max_games_created_per_hour
         counted = secrets.token_hex(8)
         if limit:
-            wait_ms = await self.players.count_creation(
-                self.seats.scripts, player_id, counted, _now_ms(), limit
-            )
+            wait_ms = await self.players.count_creation(player_id, counted, _now_ms(), limit)
             if wait_ms:
                 raise RateLimited(
                     "player.create_limit",

@@ -21,7 +21,7 @@ from contracts.ratings import (
 )
 from domain.games import game_names
 from service.adapters.ratings.store import RatingsStore
-from service.adapters.store.players import Players
+from service.core.ports.players import Players
 from service.core.ratings.openskill_fold import STANDING_DECODER
 from service.core.ratings.variants import (
     VARIANT_PATTERN,

@@ -29,9 +29,9 @@ from contracts.stream import (
     TableStarted,
     TurnClocks,
 )
-from service.adapters.notification_feed import Reminder
 from service.core.codec import is_meta_event
 from service.core.pipeline.session import GameSession
+from service.core.ports.notifications import Reminder
 from service.core.ports.records import StoredEvent
 
 HOUR_MS = 3_600_000

@@ -29,19 +29,18 @@ from service.adapters.notification_feed import (
     NotificationFeed,
     NotifiedCursors,
     NotifyMarks,
-    Reminder,
     Reminders,
-    encode_notification,
 )
-from service.adapters.notify_survey import MarkedGame, NotifySurvey
+from service.adapters.notify_survey import NotifySurvey
 from service.adapters.redis_clients import is_cluster
-from service.adapters.store.players import PLAYER_SEAT_PREFIX
 from service.adapters.webhooks import WebhookStore
 from service.core.codec import codec_for
 from service.core.notifying.derive import DeadlineEnd, derive, notify
 from service.core.pipeline.session import GameSession, SessionCache
 from service.core.ports.command_keys import split_key
 from service.core.ports.event_store import CommandStore
+from service.core.ports.notifications import MarkedGame, Reminder, encode_notification
+from service.core.ports.players import PLAYER_SEAT_PREFIX
 
 log = structlog.get_logger("skald.notify")
 

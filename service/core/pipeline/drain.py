@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 
 import structlog
 
-from service.adapters.notification_feed import NotifyMarks
 from service.core.pipeline.apply import BatchPlan
 from service.core.pipeline.careful import OneAtATime
 from service.core.pipeline.session import GameSession, SessionCache, load_session
@@ -36,6 +35,7 @@ from service.core.ports.event_store import (
     DrainStore,
 )
 from service.core.ports.failures import store_errors
+from service.core.ports.notifications import NotifyMarks
 from service.core.ports.notifier import Publisher
 from service.core.ports.records import (
     Committed,

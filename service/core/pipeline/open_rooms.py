@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import structlog
 
-from service.adapters.store.open_rooms import OpenRooms
 from service.core.pipeline.lifecycle import CANCEL_ID, CancelGame, queue_system
 from service.core.ports.event_store import CommandStore
+from service.core.ports.players import OpenRooms
 from service.core.ports.scheduling import DrainScheduler
 
 log = structlog.get_logger("skald.sweeper")
