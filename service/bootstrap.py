@@ -36,6 +36,7 @@ from service.adapters.redis_clients import POOL_WAIT_S, event_redis
 from service.adapters.rq_scheduler import RQScheduler
 from service.adapters.store.catalogue import stored_game_ids
 from service.adapters.store.deadlines import Deadlines
+from service.adapters.store.inspection import RedisKeyInspector
 from service.adapters.store.open_rooms import OpenRooms
 from service.adapters.store.player_seats import PlayerSeats
 from service.adapters.store.players import Players
@@ -45,7 +46,7 @@ from service.adapters.store.scripts import Scripts
 from service.adapters.store.side import Lobby, PendingIndex, Seats, Views
 from service.adapters.store.tickets import StreamTickets
 from service.adapters.webhook_hosts import GuardedPoster, HostGuard, Resolver, SystemResolver
-from service.adapters.webhook_http import AiohttpPoster, HttpxPoster, Poster
+from service.adapters.webhook_http import AiohttpPoster, HttpxPoster
 from service.adapters.webhooks import WebhookStore
 from service.core.archiving import Archiver
 from service.core.notifying.dispatch import Dispatcher
@@ -56,6 +57,7 @@ from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
 from service.core.ports.records import RunnerLimits
 from service.core.ports.scheduling import DrainScheduler
+from service.core.ports.webhooks import Poster
 from service.core.ratings.ledger import LedgerReport, RatingLedger
 from service.facade.address_limits import AddressLimits
 from service.facade.command_side import CommandSide
@@ -162,7 +164,8 @@ def history(
     async def game_ids() -> list[str]:
         return await stored_game_ids(redis, prefix)
 
-    maintenance = GameMaintenance(redis, prefix, events, writer, settings.drain_shards)
+    keys = RedisKeyInspector(redis, prefix, settings.drain_shards)
+    maintenance = GameMaintenance(keys, events, writer)
     return HistoryService(events, writer, game_ids, maintenance)
 
 
@@ -334,7 +337,8 @@ async def catch_up_ratings(
     only if no other worker claimed this `ratings_catch_up_s` interval."""
     ledger = ledger or rating_ledger(redis, settings)
     interval_ms = int(settings.ratings_catch_up_s * 1000)
-    if owner and not await ledger.store.claim_catch_up(owner, interval_ms):
+    claims = RatingsStore(redis, settings.key_prefix)
+    if owner and not await claims.claim_catch_up(owner, interval_ms):
         return LedgerReport()
     finished = await HotGames(redis, settings.key_prefix).finished_games()
     return await ledger.catch_up(sorted(finished))

@@ -6,11 +6,11 @@ from collections.abc import Awaitable, Callable
 
 from contracts.history import FairnessReport, GameVerification, ReplayFrame
 from service.core.ports.event_store import GameMissing, HistoryStore
+from service.core.ports.inspection import KeyInspector
 from service.core.ports.records import is_game_id
 from service.history.archived_games import ArchiveBackedStore
 from service.history.disclosure import Audience
 from service.history.fairness import fairness_report
-from service.history.inspection import KeyInspector
 from service.history.loading import StoredGame, read_game
 from service.history.rebuild import (
     ProjectionWriter,

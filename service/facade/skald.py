@@ -11,14 +11,12 @@ import asyncio
 import hmac
 
 import msgspec
-from redis import Redis as SyncRedis
-from redis.asyncio import Redis
 
 from contracts.players import PlayerProfile
-from service.adapters.store.tickets import StreamTickets
+from service.core.ports.connections import QueueConnection, StoreConnection
 from service.core.ports.event_store import EventStore
 from service.core.ports.notifier import Notifier
-from service.core.ports.seats import Seats
+from service.core.ports.seats import Seats, StreamTickets
 from service.facade.address_limits import AddressLimits
 from service.facade.checks import (
     MAX_TOKEN_LENGTH,
@@ -50,8 +48,8 @@ class Skald:
         self,
         settings: Settings,
         *,
-        redis: Redis,
-        queue_redis: SyncRedis | None,
+        redis: StoreConnection,
+        queue_redis: QueueConnection | None,
         commands: CommandSide,
         reads: ReadSide,
         history: HistoryService,

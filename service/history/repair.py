@@ -16,18 +16,10 @@ A quarantine takes a game out of service: its meta, views and command records ar
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from redis.asyncio import Redis
-from redis.commands.core import AsyncScript
-
-from service.adapters.redis_clients import is_cluster
-from service.adapters.store.drain_shards import DEFAULT_DRAIN_SHARDS, DrainShards
-from service.adapters.store.keys import GameKeys
-from service.adapters.store.scripts import script_source
 from service.core.pipeline.chain import first_broken_link
 from service.core.ports.event_store import GameMissing, HistoryStore
-from service.history.inspection import KeyInspector
+from service.core.ports.inspection import KeyRepairs
 from service.history.loading import read_game
 from service.history.rebuild import ProjectionWriter, rebuild_projections
 from service.history.verify import check_records, verify_game
@@ -44,46 +36,23 @@ class RepairReport:
 
 
 class GameMaintenance:
-    """Repair and quarantine of games on one Redis (keys under `prefix`)."""
+    """Repair and quarantine of games: `keys` inspects and changes a game's keys in the
+    store, `store` reads its record, `writer` rebuilds its projections."""
 
-    def __init__(
-        self,
-        redis: Redis,
-        prefix: str,
-        store: HistoryStore,
-        writer: ProjectionWriter,
-        drain_shards: int = DEFAULT_DRAIN_SHARDS,
-    ) -> None:
-        self.redis = redis
-        self.prefix = prefix
+    def __init__(self, keys: KeyRepairs, store: HistoryStore, writer: ProjectionWriter) -> None:
+        self.inspector = keys
         self.store = store
         self.writer = writer
-        self.drain = DrainShards(prefix, is_cluster(redis), drain_shards)
-        self.inspector = KeyInspector(redis, prefix, drain_shards)
-        script: Any = redis.register_script(script_source("quarantine"))
-        self._quarantine: AsyncScript = script
-
-    def _script_keys(self, game_id: str) -> list[str]:
-        keys = GameKeys(self.prefix, game_id)
-        pairs = [name for key in keys.quarantined() for name in (key, keys.set_aside(key))]
-        index = self.drain.of(game_id)
-        if not index.atomic:  # the game's slot only: release marks it afterwards
-            return [keys.quarantine, keys.quarantine, keys.quarantine, *pairs]
-        return [keys.quarantine, index.ready, index.pending, *pairs]
 
     async def quarantine(self, game_id: str, reason: str) -> bool:
         """Take the game out of service; False when it already is."""
         if not (await self.inspector.inspect(game_id)).present:
             raise GameMissing(game_id)
-        done = await self._quarantine(keys=self._script_keys(game_id), args=["set", reason])
-        return bool(done)
+        return await self.inspector.quarantine(game_id, reason)
 
     async def release(self, game_id: str) -> bool:
         """Put a quarantined game back in service; False when it was not quarantined."""
-        done = await self._quarantine(keys=self._script_keys(game_id), args=["release", game_id])
-        if done and not self.drain.of(game_id).atomic:
-            await self._mark_waiting(game_id)
-        return bool(done)
+        return await self.inspector.release(game_id)
 
     async def repair(self, game_id: str) -> RepairReport:
         """Rebuild what the events can rebuild; name what cannot be repaired."""
@@ -121,7 +90,7 @@ class GameMaintenance:
                 "chain value is left as it is); quarantine the game"
             )
         elif stored.events and stored.head.hash != stored.events[-1].hash:
-            await self.redis.hset(GameKeys(self.prefix, game_id).meta, "h", stored.events[-1].hash)
+            await self.inspector.set_head_hash(game_id, stored.events[-1].hash)
             report.repaired.append("the head's chain value, set to the last event's")
         rebuilt = await rebuild_projections(self.store, self.writer, game_id)
         if rebuilt.status == "failed":
@@ -134,7 +103,7 @@ class GameMaintenance:
         queued = sum(1 for command in stored.commands if not command.decided)
         marked = bool(queued) and "lease" not in keys.present
         if marked:
-            await self._mark_waiting(game_id)
+            await self.inspector.mark_waiting(game_id)
             waiting = f"{queued} command{'s' if queued > 1 else ''} waiting"
             report.repaired.append(f"marked ready for a worker ({waiting})")
         if not report.unrepairable:
@@ -149,12 +118,3 @@ class GameMaintenance:
             if check.status != "failed" or (marked and check.name == "liveness"):
                 continue
             report.unrepairable.append(f"verify still fails its {check.name} check: {check.detail}")
-
-    async def _mark_waiting(self, game_id: str) -> None:
-        # Ready: a live runner takes it at once; pending: the sweeper starts one otherwise.
-        seconds, micros = await self.redis.time()
-        index = self.drain.of(game_id)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(index.ready, {game_id: seconds * 1_000_000 + micros}, nx=True)
-            pipe.zadd(index.pending, {game_id: seconds * 1000 + micros // 1000})
-            await pipe.execute()

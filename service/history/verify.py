@@ -31,10 +31,10 @@ from service.core.codec import is_meta_event
 from service.core.pipeline.chain import first_broken_link
 from service.core.ports.event_store import GameMissing, HistoryStore
 from service.core.ports.failures import connection_errors
+from service.core.ports.inspection import GameKeysState, KeyInspector
 from service.core.projections import TURN_FORMAT, decode_turn
 from service.history.fairness import fairness_report
 from service.history.history_errors import CorruptHistory
-from service.history.inspection import GameKeysState, KeyInspector
 from service.history.loading import StoredGame, inbox_order, read_game
 from service.history.rebuild import fresh_projections
 from service.history.record import GameHistory, created_event, decode_history

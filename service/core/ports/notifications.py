@@ -113,6 +113,8 @@ class NotifiedCursors(Protocol):
 class NotifyMarks(Protocol):
     """Games with versions not yet turned into notifications, by when they were marked."""
 
+    key: str  # the index itself (a commit may mark its game there: `marks_in_commit`)
+
     async def mark(self, game_ids: list[str]) -> None:
         """Mark games that just committed versions (a later mark replaces an earlier one)."""
         ...
@@ -184,6 +186,10 @@ class NotifySurvey(Protocol):
 class Presence(Protocol):
     """Which players have a live notification stream open (any API process): each open
     stream is a member of the player's set, scored by when it lapses unless renewed."""
+
+    def key(self, player_id: str) -> str:
+        """The player's set of open streams."""
+        ...
 
     async def renew(self, player_id: str, stream_id: str, ttl_ms: int) -> None:
         """The stream is open, for `ttl_ms` more at least."""

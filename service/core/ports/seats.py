@@ -69,3 +69,26 @@ class PendingIndex(Protocol):
     async def forget(self, game_id: str, mark: int) -> None:
         """Drop a game from the index unless it was marked again since `mark`."""
         ...
+
+
+class StreamTickets(Protocol):
+    """Issue and redeem stream tickets on Redis."""
+
+    async def issue(
+        self, game_id: str, seat: int, ttl_s: int, bound: tuple[str, bytes] | None = None
+    ) -> str:
+        """A new ticket for `seat` of `game_id`, valid for `ttl_s` seconds and one use; `bound`
+        (player id, token hash) names the player's token it was minted with, if any."""
+        ...
+
+    async def redeem(
+        self, ticket: str, keep_s: int | None = None
+    ) -> tuple[str, int, tuple[str, bytes] | None] | None:
+        """(game id, seat, bound) the ticket was issued for, consuming it (with `keep_s`: kept
+        for that many seconds more, to reopen the same stream); None if unknown or used.
+        `bound` is None for a ticket minted with a seat token (or stored before)."""
+        ...
+
+    async def keep(self, ticket: str, keep_s: int) -> None:
+        """Keep a redeemed stream ticket `keep_s` seconds more (its stream is still open)."""
+        ...

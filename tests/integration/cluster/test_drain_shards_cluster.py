@@ -16,6 +16,7 @@ from service import bootstrap
 from service.adapters.notifications import Publisher
 from service.adapters.redis_clients import event_redis
 from service.adapters.store.drain_shards import DrainShards, shard_slot, slot_of
+from service.adapters.store.inspection import RedisKeyInspector
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.side import Lobby, PendingIndex, Views
 from service.core.pipeline.drain import Drainer
@@ -23,7 +24,6 @@ from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
 from service.core.pipeline.sweep import sweep
 from service.core.ports.records import Accepted, TurnRequest
-from service.history.inspection import KeyInspector
 from service.shared.settings import Settings
 from tests.cluster.local_cluster import LocalCluster
 from tests.fakes.race import RaceConfig, register_race
@@ -161,7 +161,7 @@ async def test_the_sweeper_and_inspection_see_each_shard(store: RedisEventStore)
     report = await sweep(store, pending, scheduler, grace_ms=0)
 
     assert report.woken == 1
-    state = await KeyInspector(store.redis, store.prefix).inspect(game_id)
+    state = await RedisKeyInspector(store.redis, store.prefix).inspect(game_id)
     assert state.ready_since_ms is not None and state.live_runners == 1
 
 

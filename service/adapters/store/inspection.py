@@ -1,43 +1,69 @@
 """What Redis holds of one game beyond its record: which keys exist, its seats, whether a
-runner will come for it. Verification reads this to find damage the events cannot show."""
+runner will come for it (verification reads this to find damage the events cannot show); and
+the steps a repair or a quarantine takes on those keys (service.history.repair decides them)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.commands.core import AsyncScript
 
 from service.adapters.redis_clients import is_cluster
 from service.adapters.store.deadlines import Deadlines
 from service.adapters.store.drain_shards import DEFAULT_DRAIN_SHARDS, DrainShards
 from service.adapters.store.keys import GameKeys
+from service.adapters.store.scripts import script_source
+from service.core.ports.inspection import GameKeysState
 
 # The key families of a game, by their attribute on GameKeys.
 FAMILIES = ("meta", "events", "inbox", "commands", "secret", "seats", "views", "lease")
 
 
-@dataclass(frozen=True)
-class GameKeysState:
-    """One game's keys as found at one moment (the Redis clock's `now_ms`)."""
-
-    present: frozenset[str]  # the FAMILIES that exist
-    quarantine: str | None  # the operator's reason, while quarantined
-    seat_records: frozenset[int]  # seats with a stored token hash
-    named_seats: frozenset[int]  # seats with a player's name in the meta (taken once)
-    players_seats: dict[str, list[int]]  # each player holding a seat: their seats (one)
-    ready_since_ms: int | None  # when it was marked ready for a runner, if it is
-    live_runners: int  # drain runners whose slot has not expired
-    now_ms: int
-
-
-class KeyInspector:
-    """Reads GameKeysState from a Redis (keys under `prefix`), one round trip a game."""
+class RedisKeyInspector:
+    """Reads GameKeysState from a Redis (keys under `prefix`), one round trip a game, and
+    quarantines, releases and marks games there."""
 
     def __init__(self, redis: Redis, prefix: str, drain_shards: int = DEFAULT_DRAIN_SHARDS) -> None:
         self.redis = redis
         self.prefix = prefix
         self.drain = DrainShards(prefix, is_cluster(redis), drain_shards)
+        script: Any = redis.register_script(script_source("quarantine"))
+        self._quarantine: AsyncScript = script
+
+    def _script_keys(self, game_id: str) -> list[str]:
+        keys = GameKeys(self.prefix, game_id)
+        pairs = [name for key in keys.quarantined() for name in (key, keys.set_aside(key))]
+        index = self.drain.of(game_id)
+        if not index.atomic:  # the game's slot only: release marks it afterwards
+            return [keys.quarantine, keys.quarantine, keys.quarantine, *pairs]
+        return [keys.quarantine, index.ready, index.pending, *pairs]
+
+    async def quarantine(self, game_id: str, reason: str) -> bool:
+        """Set the game's meta, views and command records aside; False when they already are."""
+        done = await self._quarantine(keys=self._script_keys(game_id), args=["set", reason])
+        return bool(done)
+
+    async def release(self, game_id: str) -> bool:
+        """Put a quarantined game's keys back; False when it was not quarantined."""
+        done = await self._quarantine(keys=self._script_keys(game_id), args=["release", game_id])
+        if done and not self.drain.of(game_id).atomic:
+            await self.mark_waiting(game_id)
+        return bool(done)
+
+    async def set_head_hash(self, game_id: str, chain_value: bytes) -> None:
+        """Set the head's chain value."""
+        await self.redis.hset(GameKeys(self.prefix, game_id).meta, "h", chain_value)
+
+    async def mark_waiting(self, game_id: str) -> None:
+        """Mark the game ready (a live runner takes it at once) and pending (the sweeper
+        starts a runner otherwise)."""
+        seconds, micros = await self.redis.time()
+        index = self.drain.of(game_id)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(index.ready, {game_id: seconds * 1_000_000 + micros}, nx=True)
+            pipe.zadd(index.pending, {game_id: seconds * 1000 + micros // 1000})
+            await pipe.execute()
 
     async def deadlines_of(self, game_id: str) -> list[str]:
         """The game's members in the deadlines set (a scan of the set)."""
