@@ -16,7 +16,6 @@ from redis import Redis as SyncRedis
 from redis.asyncio import BlockingConnectionPool, Redis
 
 from service.adapters.address_limits import AddressCounters
-from service.adapters.archive.archive_store import ArchiveStore
 from service.adapters.archive.directory_archive import DirectoryArchive
 from service.adapters.archive.postgres_archive import PostgresArchive
 from service.adapters.archive.redis_game import HotGames
@@ -55,6 +54,7 @@ from service.core.notifying.rebuild import FeedsRebuilt, rebuild_feeds
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
+from service.core.ports.archive import ArchiveStore
 from service.core.ports.records import RunnerLimits
 from service.core.ports.scheduling import DrainScheduler
 from service.core.ports.webhooks import Poster
@@ -133,7 +133,7 @@ def archive(settings: Settings) -> ArchiveStore:
 
 def archived_reads(
     events: RedisEventStore, settings: Settings, archive_store: ArchiveStore | None = None
-) -> ArchiveBackedStore:
+) -> ArchiveBackedStore[RedisEventStore]:
     """The store that reads games from Redis and, once archived, from the archive."""
     return ArchiveBackedStore(events, archive_store or archive(settings))
 
@@ -152,7 +152,7 @@ def archiver(
 def history(
     redis: Redis,
     settings: Settings,
-    events: RedisEventStore | ArchiveBackedStore | None = None,
+    events: RedisEventStore | ArchiveBackedStore[RedisEventStore] | None = None,
 ) -> HistoryService:
     """Replay, audit, fairness, verification, projection rebuilds, repair and quarantine over
     `redis`, and over the archive for games archived."""
@@ -310,7 +310,7 @@ def worker_graph(settings: Settings) -> WorkerGraph:
 def rating_ledger(
     redis: Redis,
     settings: Settings,
-    events: RedisEventStore | ArchiveBackedStore | None = None,
+    events: RedisEventStore | ArchiveBackedStore[RedisEventStore] | None = None,
 ) -> RatingLedger:
     """The ratings ledger on `redis`: finished games read from Redis, or the archive once
     archived; their results logged and folded into ratings (docs/ratings.md)."""
@@ -320,7 +320,7 @@ def rating_ledger(
 
 
 async def rebuild_ratings(
-    events: ArchiveBackedStore, settings: Settings, from_games: bool = False
+    events: ArchiveBackedStore[RedisEventStore], settings: Settings, from_games: bool = False
 ) -> LedgerReport:
     """Fold the ratings again from their log, after logging every finished game (in Redis or
     archived) missing from it; `from_games`: the log too is dropped and rebuilt from the games."""

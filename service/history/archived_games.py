@@ -13,18 +13,17 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, Generic, NoReturn, TypeVar
 
 import msgspec
 
-from service.adapters.archive.archive_record import (
+from service.core.pipeline.chain import genesis, link
+from service.core.ports.archive import ArchiveStore, HotStore
+from service.core.ports.archive_record import (
     ArchivedGame,
     applied_outcomes,
     decode_archive,
 )
-from service.adapters.archive.archive_store import ArchiveStore
-from service.adapters.store.redis_store import RedisEventStore
-from service.core.pipeline.chain import genesis, link
 from service.core.ports.command_keys import command_key
 from service.core.ports.event_store import GameMissing
 from service.core.ports.records import (
@@ -98,11 +97,14 @@ def cold_game(archived: ArchivedGame) -> ColdGame:
     return ColdGame(facts, head, archived.seed, events, inbox, outcomes, seats, names)
 
 
-class ArchiveBackedStore:
-    """The Redis event store, falling back to the archive for games no longer in Redis."""
+Hot = TypeVar("Hot", bound=HotStore)
+
+
+class ArchiveBackedStore(Generic[Hot]):
+    """The event store (`hot`), falling back to the archive for games no longer in it."""
 
     def __init__(
-        self, hot: RedisEventStore, archive: ArchiveStore, cached: int = ARCHIVED_GAMES_CACHED
+        self, hot: Hot, archive: ArchiveStore, cached: int = ARCHIVED_GAMES_CACHED
     ) -> None:
         self.hot = hot
         self.archive = archive
@@ -236,17 +238,13 @@ class ArchiveBackedStore:
 
     async def token_hashes(self, game_id: str) -> dict[int, bytes]:
         """Each taken seat's token hash: from Redis, or the archive for an archived game."""
-        hashes = await self._hot_token_hashes(game_id)
+        hashes = await self.hot.token_hashes(game_id)
         if hashes or (game := await self._cold_unless_hot(game_id)) is None:
             return hashes
         return game.seats
 
-    async def _hot_token_hashes(self, game_id: str) -> dict[int, bytes]:
-        stored: Any = await self.hot.redis.hgetall(self.hot.keys(game_id).seats)
-        return {int(seat): digest for seat, digest in stored.items()}
-
     async def _cold_unless_hot(self, game_id: str) -> ColdGame | None:
         # A miss in Redis for a game still there is a real miss, not a reason to ask the archive.
-        if await self.hot.redis.exists(self.hot.keys(game_id).meta):
+        if await self.hot.holds(game_id):
             return None
         return await self.cold(game_id)

@@ -33,3 +33,12 @@ def redis_version_problem(server_info: dict[str, Any]) -> str | None:
 
 class RedisEventStore(RedisEventLog, RedisDrainRounds):
     """Every store port on one Redis server (or cluster slot per game), keys under `prefix`."""
+
+    async def token_hashes(self, game_id: str) -> dict[int, bytes]:
+        """Each taken seat's token hash, as stored."""
+        stored: Any = await self.redis.hgetall(self.keys(game_id).seats)
+        return {int(seat): digest for seat, digest in stored.items()}
+
+    async def holds(self, game_id: str) -> bool:
+        """Whether the game's meta record is in Redis."""
+        return bool(await self.redis.exists(self.keys(game_id).meta))

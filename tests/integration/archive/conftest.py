@@ -12,7 +12,7 @@ from urllib.parse import quote
 import psycopg
 import pytest
 
-from service.adapters.archive.archive_store import ArchiveStore
+from service.core.ports.archive import ArchiveStore
 from service.adapters.archive.directory_archive import DirectoryArchive
 from service.adapters.archive.postgres_archive import PostgresArchive
 

@@ -11,8 +11,8 @@ import pytest
 
 from domain.games import get_game
 from service import bootstrap
-from service.adapters.archive.archive_record import ArchivedEvent, decode_archive, encode_archive
-from service.adapters.archive.archive_store import ArchiveStore, ArchiveUnavailable
+from service.core.ports.archive_record import ArchivedEvent, decode_archive, encode_archive
+from service.core.ports.archive import ArchiveStore, ArchiveUnavailable
 from service.adapters.archive.directory_archive import DirectoryArchive
 from service.core.archiving import Archiver
 from service.core.pipeline.lifecycle import SYSTEM_SEAT, Resign, queue_system, resign_id
