@@ -87,6 +87,22 @@ BAD_IMPORTS = [
     ("contracts/base.py", "from domain.errors import IllegalCommand", "Layers"),
     ("contracts/outcome.py", "import structlog", "msgspec and the standard library"),
     ("domain/chance.py", "import random", "pure standard library"),
+    ("service/core/pipeline/sweep.py", "import redis", "only through the core's ports"),
+    (
+        "service/facade/metas.py",
+        "from service.adapters.store.players import Players",
+        "only through the core's ports",
+    ),
+    (
+        "service/history/verify.py",
+        "from service.adapters.store.side import Seats",
+        "only through the core's ports",
+    ),
+    (
+        "service/adapters/store/side.py",
+        "from service.history.loading import read_game",
+        "they import no history",
+    ),
 ]
 
 

@@ -24,14 +24,7 @@ from typing import Protocol
 import structlog
 
 from contracts.notifications import Notification, NotificationKind
-from service.adapters.notification_feed import (
-    GameFacts,
-    NotificationFeed,
-    NotifiedCursors,
-    NotifyMarks,
-    Reminders,
-)
-from service.adapters.notify_survey import NotifySurvey
+from service.adapters.notification_feed import NotificationFeed
 from service.adapters.redis_clients import is_cluster
 from service.adapters.webhooks import WebhookStore
 from service.core.codec import codec_for
@@ -39,7 +32,16 @@ from service.core.notifying.derive import DeadlineEnd, derive, notify
 from service.core.pipeline.session import GameSession, SessionCache
 from service.core.ports.command_keys import split_key
 from service.core.ports.event_store import CommandStore
-from service.core.ports.notifications import MarkedGame, Reminder, encode_notification
+from service.core.ports.notifications import (
+    GameFacts,
+    MarkedGame,
+    NotifiedCursors,
+    NotifyMarks,
+    NotifySurvey,
+    Reminder,
+    Reminders,
+    encode_notification,
+)
 from service.core.ports.players import PLAYER_SEAT_PREFIX
 
 log = structlog.get_logger("skald.notify")
