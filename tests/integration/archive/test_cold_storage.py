@@ -11,11 +11,11 @@ import pytest
 
 from domain.games import get_game
 from service import bootstrap
-from service.core.ports.archive_record import ArchivedEvent, decode_archive, encode_archive
-from service.core.ports.archive import ArchiveStore, ArchiveUnavailable
 from service.adapters.archive.directory_archive import DirectoryArchive
 from service.core.archiving import Archiver
 from service.core.pipeline.lifecycle import SYSTEM_SEAT, Resign, queue_system, resign_id
+from service.core.ports.archive import ArchiveStore, ArchiveUnavailable
+from service.core.ports.archive_record import ArchivedEvent, decode_archive, encode_archive
 from service.history.archived_games import ArchiveBackedStore, GameOver
 from service.history.audit import audit_version
 from service.history.disclosure import OPERATOR, SPECTATOR
