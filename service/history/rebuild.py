@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from service.core.pipeline.round_plan import views_of
 from service.core.pipeline.session import GameSession
-from service.core.pipeline.turn_plan import views_of
 from service.core.ports.event_store import HistoryStore
 from service.core.ports.views import Views
 from service.history.loading import read_game

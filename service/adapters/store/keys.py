@@ -9,7 +9,7 @@
 <prefix>game:{<id>}:views     hash: pre-encoded views (json/msgpack per seat and public)
 <prefix>game:{<id>}:lease     string: fencing token of the worker draining the game
 <prefix>game:{<id>}:fence     string: the last fencing token handed out (both kept off the
-                              append-only file and replicas: open_turn.lua)
+                              append-only file and replicas: open_round.lua)
 <prefix>game:{<id>}:rate:<s>  counter: seat s's commands in the current rate window
 <prefix>game:{<id>}:updates   pub/sub channel: new versions (with the views, when listened to)
 <prefix>game:{<id>}:hold      hash: until (ms), p:<player> fields: a rematch's kept seats

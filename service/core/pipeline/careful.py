@@ -9,8 +9,8 @@ from collections.abc import Awaitable, Callable
 
 import structlog
 
+from service.core.pipeline.round_plan import DrainReport, drop_deadlines, plan_round
 from service.core.pipeline.session import GameSession, SessionCache, load_session
-from service.core.pipeline.turn_plan import DrainReport, drop_deadlines, plan_turn
 from service.core.ports.deadlines import Deadlines
 from service.core.ports.event_store import (
     AlreadyDecided,
@@ -21,14 +21,14 @@ from service.core.ports.event_store import (
 )
 from service.core.ports.failures import store_errors
 from service.core.ports.notifier import Publisher
-from service.core.ports.records import Batch, CommandRecord, Decided, ReceivedCommand, Turn
+from service.core.ports.records import Batch, CommandRecord, Decided, GameRound, ReceivedCommand
 from service.core.ports.seats import Lobby
 
 log = structlog.get_logger("skald.worker")
 
 
 class OneAtATime:
-    """Decides a turn's commands one by one after its batch failed as a whole."""
+    """Decides a game's round of commands one by one after its batch failed as a whole."""
 
     def __init__(
         self,
@@ -48,23 +48,23 @@ class OneAtATime:
         self.cache = cache
         self.lease_ttl_ms = lease_ttl_ms
 
-    async def run(self, game_id: str, turn: Turn) -> DrainReport:
-        """Decide and commit a turn's commands one by one after its batch failed as a whole;
+    async def run(self, game_id: str, game_round: GameRound) -> DrainReport:
+        """Decide and commit the round's commands one by one after its batch failed as a whole;
         a command whose own step fails (rules, projection, store) is refused with
         `command.internal_error`, and the game goes on to the next."""
-        lease, decided = turn.lease, 0
+        lease, decided = game_round.lease, 0
         session = await self._fresh_session(game_id)
         resting = False
         try:
-            for received in turn.commands:
+            for received in game_round.commands:
                 if session is not None:
                     try:
-                        entry = await plan_turn(
+                        entry = await plan_round(
                             self.store,
                             self.lease_ttl_ms,
                             game_id,
                             session,
-                            turn,
+                            game_round,
                             [received],
                             self.deadlines,
                         )

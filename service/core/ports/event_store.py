@@ -11,12 +11,12 @@ The atomic steps, each all-or-nothing:
 - `submit`: append a command to the inbox unless its id is known, count it against the seat's
   rate, put the game in the ready set (and the sweeper's pending index) and claim a drain
   runner slot when fewer than `max_runners` are alive (the caller then enqueues that runner).
-- `open_turns`: for each game of a drain round, take its lease and read its head, the
+- `open_round`: for each game of a drain round, take its lease and read its head, the
   commands past its cursor and the events the worker's cached state lacks (the Redis
   adapter opens every game of the round in one round trip).
 - `commit`: one game's batch alone, under its lease (a game whose round commit failed is
   decided again one command at a time through it).
-- `commit_turns`: for each game of the round, in one step: under the runner's lease (fencing
+- `commit_round`: for each game of the round, in one step: under the runner's lease (fencing
   token) and at the expected version, append the batch's events with their chain values,
   record each command's outcome (a command is decided at most once), store the projections at
   the new version and move the inbox cursor; then give the lease back as `release_lease` does
@@ -39,13 +39,13 @@ from service.core.ports.records import (
     CommandRecord,
     Committed,
     GameMeta,
+    GameRound,
     Head,
     NewEvent,
     ReceivedCommand,
+    RoundRequest,
     StoredEvent,
     SubmitResult,
-    Turn,
-    TurnRequest,
 )
 from service.shared.errors import Conflict, NotFound, ServiceError
 
@@ -205,9 +205,9 @@ class DrainRounds(Protocol):
     """The drain runners' work: ready games, runner slots, leases, and the rounds that open
     and commit games in one round trip each."""
 
-    async def open_turns(
-        self, requests: Sequence[TurnRequest], ttl_ms: int, limit: int
-    ) -> list[Turn | None]:
+    async def open_round(
+        self, requests: Sequence[RoundRequest], ttl_ms: int, limit: int
+    ) -> list[GameRound | None]:
         """For each request, in one atomic step per game: take the game's lease and read its
         head, up to `limit` waiting commands and the events the request asks for. None in a
         game's place when another holder has its lease or there is no such game."""
@@ -218,17 +218,17 @@ class DrainRounds(Protocol):
         CommitFailed otherwise."""
         ...
 
-    async def commit_turns(self, batches: Sequence[tuple[str, Batch]]) -> list[CommitOutcome]:
+    async def commit_round(self, batches: Sequence[tuple[str, Batch]]) -> list[CommitOutcome]:
         """For each (game id, batch): `commit`, then give the lease back as `release_lease`
         does and tell the game's listeners its new version (when the batch decided anything),
         in one atomic step per game. A game whose commit is refused or fails gets the error in
         its place (its lease is kept); the round's other games are committed all the same."""
         ...
 
-    async def commit_turns_then_take(
+    async def commit_round_then_take(
         self, batches: Sequence[tuple[str, Batch]], runner_job_id: str, count: int, wait_s: float
     ) -> tuple[list[CommitOutcome], list[str]]:
-        """`commit_turns`, then `take_ready(runner_job_id, count, wait_s)`, in one round trip:
+        """`commit_round`, then `take_ready(runner_job_id, count, wait_s)`, in one round trip:
         a runner's wait for its next games costs no call of its own. The commits are written
         before the wait; their outcomes come back with the games taken."""
         ...

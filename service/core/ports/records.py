@@ -76,7 +76,7 @@ class ReceivedCommand(msgspec.Struct, frozen=True):
         return int(self.inbox_id.split("-", 1)[0])
 
 
-class TurnRequest(msgspec.Struct, frozen=True):
+class RoundRequest(msgspec.Struct, frozen=True):
     """A game a drain round wants to open, and the version of the state the worker has of it:
     -1 when it needs no events, 0 when it has nothing (a cold start: send every event, the
     game's meta and its seed), n to get the events after version n."""
@@ -85,10 +85,10 @@ class TurnRequest(msgspec.Struct, frozen=True):
     known_version: int = -1
 
 
-class Turn(msgspec.Struct, frozen=True):
-    """A drain turn's start: the lease taken, the head under it, the commands waiting past it,
-    and what the request asked for: the events after its known version, and on a cold start
-    the game's meta and seed."""
+class GameRound(msgspec.Struct, frozen=True):
+    """A game's lease round, opened by a drain round: the lease taken, the head under it, the
+    commands waiting past it, and what the request asked for: the events after its known
+    version, and on a cold start the game's meta and seed."""
 
     lease: int
     head: Head

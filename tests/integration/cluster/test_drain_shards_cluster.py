@@ -23,7 +23,7 @@ from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
 from service.core.pipeline.sweep import sweep
-from service.core.ports.records import Accepted, TurnRequest
+from service.core.ports.records import Accepted, RoundRequest
 from service.shared.settings import Settings
 from tests.cluster.local_cluster import LocalCluster
 from tests.fakes.race import RaceConfig, register_race
@@ -107,7 +107,7 @@ async def test_a_release_puts_a_sharded_game_back_in_the_same_step(
     await create_game(store, game_id)
     await store.submit(game_id, command("c1"), "job-1", 0, 1000)
     assert await store.take_ready("job-1", 16) == [game_id]
-    [turn] = await store.open_turns([TurnRequest(game_id)], 30_000, 10)
+    [turn] = await store.open_round([RoundRequest(game_id)], 30_000, 10)
     assert turn is not None
     woken = no_second_step(store)
 

@@ -31,7 +31,7 @@ from service.core.pipeline.session import SessionCache
 from service.core.ports.event_store import EventStore
 from service.core.ports.records import ReceivedCommand
 from service.core.projections import encode_views
-from tests.fakes.turns import drain_one
+from tests.fakes.rounds import drain_one
 
 CREATED_AT = "2024-05-01T12:00:00+00:00"
 

@@ -20,7 +20,7 @@ from service.history.disclosure import OPERATOR, SPECTATOR
 from service.history.history_errors import CommandNotFound, VersionNotFound
 from service.history.replay import received_at
 from tests.fakes.race import RaceConfig
-from tests.fakes.turns import drain_one
+from tests.fakes.rounds import drain_one
 from tests.unit.history.conftest import PREFIX
 from tests.unit.history.playthrough import PlayedGame, StoreDriver, play_through_store, seed_of
 from tests.unit.history.tamper import edit_events

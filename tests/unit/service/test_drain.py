@@ -17,7 +17,7 @@ from service.core.pipeline.session import SessionCache, load_session
 from service.core.ports.records import NO_INBOX_ID, Batch, Head
 from tests.fakes.memory_store import InMemoryEventStore
 from tests.fakes.race import RaceGame
-from tests.fakes.turns import drain_one, take_lease
+from tests.fakes.rounds import drain_one, take_lease
 from tests.unit.service.helpers import SEED, queue, race_state, record_of, stored_race
 
 pytestmark = pytest.mark.anyio

@@ -213,23 +213,23 @@ class FailingCommits(RedisEventStore):
             raise CommitFailed(game_id, "this batch cannot be written")
         return await super().commit(game_id, batch)
 
-    async def commit_turns(self, batches: Sequence[tuple[str, Batch]]) -> list[CommitOutcome]:
+    async def commit_round(self, batches: Sequence[tuple[str, Batch]]) -> list[CommitOutcome]:
         outcomes: list[CommitOutcome] = []
         for game_id, batch in batches:
             if self._poisoned(batch):
                 outcomes.append(CommitFailed(game_id, "this batch cannot be written"))
             else:
-                outcomes.extend(await super().commit_turns([(game_id, batch)]))
+                outcomes.extend(await super().commit_round([(game_id, batch)]))
         return outcomes
 
-    async def commit_turns_then_take(
+    async def commit_round_then_take(
         self, batches: Sequence[tuple[str, Batch]], runner_job_id: str, count: int, wait_s: float
     ) -> tuple[list[CommitOutcome], list[str]]:
         if self.crash_rounds:
             self.crash_rounds -= 1
             raise ConnectionError("the connection dropped mid-round")
-        outcomes = await self.commit_turns(batches)
-        _, taken = await super().commit_turns_then_take([], runner_job_id, count, wait_s)
+        outcomes = await self.commit_round(batches)
+        _, taken = await super().commit_round_then_take([], runner_job_id, count, wait_s)
         return outcomes, taken
 
 

@@ -1,6 +1,7 @@
-"""A game's turn planned: its session brought to the turn's head, its commands decided and
-projected into the batch to commit, and what the turn came to (`DrainReport`). Shared by a
-drain round's batches (drain.py) and the one-command-at-a-time path (careful.py)."""
+"""A game's part of a drain round planned: its session brought to the head its lease round
+opened at, its commands decided and projected into the batch to commit, and what the round
+came to for the game (`DrainReport`). Shared by a drain round's batches (drain.py) and the
+one-command-at-a-time path (careful.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from service.core.pipeline.apply import BatchPlan, plan_batch
 from service.core.pipeline.session import GameSession, load_session
 from service.core.ports.deadlines import Deadlines
 from service.core.ports.event_store import EventLog
-from service.core.ports.records import Batch, ReceivedCommand, StoredEvent, Turn
+from service.core.ports.records import Batch, GameRound, ReceivedCommand, StoredEvent
 from service.core.projections import encode_live_events, encode_views
 
 # "resting": not even a refusal could be written for the game; it keeps its lease until the
@@ -23,7 +24,7 @@ DrainStatus = Literal["applied", "idle", "busy", "lease_lost", "resting"]
 
 @dataclass(frozen=True)
 class DrainReport:
-    """What one game's turn did; `put_back` when the game went back to the ready set."""
+    """What one game's lease round did; `put_back` when the game went back to the ready set."""
 
     game_id: str
     status: DrainStatus
@@ -41,7 +42,7 @@ class Planned:
     batch: Batch
     was_finished: bool
     started: float
-    turn: Turn
+    game_round: GameRound
 
     @property
     def follow_up(self) -> bool:
@@ -52,24 +53,24 @@ class Planned:
         return bool(plan.decided) and (not plan.state_trusted or finishing)
 
 
-async def plan_turn(
+async def plan_round(
     store: EventLog,
     lease_ttl_ms: int,
     game_id: str,
     cached: GameSession | None,
-    turn: Turn,
+    game_round: GameRound,
     commands: list[ReceivedCommand] | None = None,
     deadlines: Deadlines | None = None,
 ) -> Planned:
-    """Bring the game's session to the turn's head, decide its commands (or `commands`
+    """Bring the game's session to the round's head, decide its commands (or `commands`
     alone, from a session already at the stored head), project them."""
     session = cached if commands is not None else None
     if session is None:
-        session = session_at_turn(game_id, cached, turn)
+        session = session_at_round(game_id, cached, game_round)
     if session is None:  # the cache is ahead of the store (a restored Redis): reread
-        session = await load_session(store, game_id, head=turn.head)
+        session = await load_session(store, game_id, head=game_round.head)
     was_finished = session.finished
-    plan = plan_batch(session, turn.commands if commands is None else commands)
+    plan = plan_batch(session, game_round.commands if commands is None else commands)
     if plan.deadlines and deadlines is not None:
         await deadlines.add(game_id, plan.deadlines)  # before the commit: never lost
     # Projections ride in the same atomic step, unless the rules crashed half-way and
@@ -79,7 +80,7 @@ async def plan_turn(
     if project:
         views |= live_events_of(session, plan)
     batch = Batch(
-        lease=turn.lease,
+        lease=game_round.lease,
         expected_version=plan.expected_version,
         cursor=plan.cursor,
         head_hash=session.head_hash,
@@ -89,7 +90,7 @@ async def plan_turn(
         lease_ttl_ms=lease_ttl_ms,
         views=views,
     )
-    return Planned(session, plan, batch, was_finished, time.perf_counter(), turn)
+    return Planned(session, plan, batch, was_finished, time.perf_counter(), game_round)
 
 
 def views_of(session: GameSession, live: bool = False) -> dict[str, bytes]:
@@ -145,21 +146,23 @@ async def drop_deadlines(deadlines: Deadlines | None, game_id: str, plan: BatchP
         await deadlines.drop(game_id, plan.dropped)
 
 
-def session_at_turn(game_id: str, cached: GameSession | None, turn: Turn) -> GameSession | None:
-    """The session at the turn's head: the cached one folded forward by the events the turn
+def session_at_round(
+    game_id: str, cached: GameSession | None, game_round: GameRound
+) -> GameSession | None:
+    """The session at the round's head: the cached one folded forward by the events the round
     brought, or a new one from a cold start's facts; None when neither can be had."""
-    head = turn.head
+    head = game_round.head
     if cached is not None:
         if cached.version > head.version:
             return None
         session = cached  # its meta never changes
-    elif turn.meta is not None and turn.seed is not None:
-        codec = codec_for(turn.meta.game)
-        session = GameSession.start(game_id, turn.meta, codec, turn.seed, head)
+    elif game_round.meta is not None and game_round.seed is not None:
+        codec = codec_for(game_round.meta.game)
+        session = GameSession.start(game_id, game_round.meta, codec, game_round.seed, head)
     else:
         return None
     if session.behind(head):
-        session.fold(turn.events)
+        session.fold(game_round.events)
         if session.version != head.version:
             return None  # events missing from the store's reply: never guess a state
     session.move_to(head)

@@ -1,10 +1,10 @@
--- Start a drain turn in one round trip: take the game's lease with a new fencing token
+-- Open a game's lease round in one round trip: take the game's lease with a new fencing token
 -- (unless someone holds it), and read the head and the first commands past its cursor.
 -- Nothing it does reaches the append-only file: it costs no disk sync (see below).
 -- Read under the lease just taken, so no other worker moves the head or cursor meanwhile.
 -- A worker whose cached state is at `known` also gets the events after it (another worker
 -- applied them); one with nothing cached (`known` = 0) also gets the game's fixed facts and
--- seed, so even its first turn on a game costs one round trip.
+-- seed, so even its first round on a game costs one round trip.
 -- KEYS: lease, fence, meta, inbox, events, secret
 -- ARGV: ttl_ms, limit, known (-1: no events wanted)
 -- Returns {'held'} | {'nogame'}
