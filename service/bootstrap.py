@@ -8,6 +8,8 @@ store, a scheduler or a facade, so a change of wiring is a change to this file a
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from service.adapters.address_limits import AddressCounters
 from service.adapters.archive.directory_archive import DirectoryArchive
 from service.adapters.archive.postgres_archive import PostgresArchive
 from service.adapters.archive.redis_game import HotGames
+from service.adapters.embedded_redis import EmbeddedRedis
 from service.adapters.notification_feed import (
     GameFacts,
     NotificationFeed,
@@ -39,15 +42,21 @@ from service.adapters.store.inspection import RedisKeyInspector
 from service.adapters.store.open_rooms import OpenRooms
 from service.adapters.store.player_seats import PlayerSeats
 from service.adapters.store.players import Players
-from service.adapters.store.redis_store import RedisEventStore
+from service.adapters.store.redis_store import RedisEventStore, redis_version_problem_at
 from service.adapters.store.replica_wait import ReplicaWait
 from service.adapters.store.scripts import Scripts
 from service.adapters.store.side import Lobby, PendingIndex, Seats, Views
 from service.adapters.store.tickets import StreamTickets
-from service.adapters.webhook_hosts import GuardedPoster, HostGuard, Resolver, SystemResolver
-from service.adapters.webhook_http import AiohttpPoster, HttpxPoster
+from service.adapters.webhook_hosts import (
+    GuardedPoster,
+    HostGuard,
+    PublicOnlyResolver,
+    Resolver,
+    SystemResolver,
+)
+from service.adapters.webhook_http import AiohttpPoster, HttpxPoster, new_session
 from service.adapters.webhooks import WebhookStore
-from service.core.archiving import Archiver
+from service.core.archiving import Archiver, ArchiveReport
 from service.core.notifying.dispatch import Dispatcher
 from service.core.notifying.projector import NotificationProjector
 from service.core.notifying.rebuild import FeedsRebuilt, rebuild_feeds
@@ -102,6 +111,17 @@ def event_client(settings: Settings) -> Redis:
         POOL_WAIT_S,
         decode_responses=False,
     )
+
+
+def embedded_redis(settings: Settings) -> EmbeddedRedis:
+    """A redis-server of Skald's own over the data directory (started as a context manager),
+    when no Redis is configured."""
+    return EmbeddedRedis(settings.data_dir)
+
+
+def queue_client(settings: Settings) -> SyncRedis:
+    """A client of the RQ queue's Redis (synchronous, as RQ is)."""
+    return SyncRedis.from_url(settings.queue_redis_url)
 
 
 def replica_wait(settings: Settings) -> ReplicaWait:
@@ -234,9 +254,9 @@ async def connect(settings: Settings) -> Skald:
     load_plugins(settings)
     if settings.redis_cluster:
         cluster = event_client(settings)
-        queue_redis = SyncRedis.from_url(settings.queue_redis_url)
+        queue_redis = queue_client(settings)
         return skald(settings, cluster, scheduler(queue_redis, settings), queue_redis)
-    queue_redis = SyncRedis.from_url(settings.queue_redis_url)
+    queue_redis = queue_client(settings)
     # Blocking: past its size a request waits for a free connection, where the default pool
     # failed it with "Too many connections" (a 503) as soon as a hundred requests were in
     # flight at once (found by `skald bench`).
@@ -250,7 +270,8 @@ async def connect(settings: Settings) -> Skald:
 
 @dataclass
 class WorkerGraph:
-    """What one worker thread runs on: its clients, the store, the scheduler and the runner."""
+    """What one worker thread runs on: its clients, the store, the scheduler and the runner,
+    the ratings ledger, the notification projector and the open rooms' index."""
 
     redis: Redis
     queue_redis: SyncRedis
@@ -260,6 +281,9 @@ class WorkerGraph:
     scheduler: RQScheduler
     drainer: Drainer
     runner: DrainRunner
+    ledger: RatingLedger
+    notify_projector: NotificationProjector
+    open_rooms: OpenRooms
 
 
 def drain_runner(
@@ -291,7 +315,7 @@ def worker_graph(settings: Settings) -> WorkerGraph:
     if not settings.redis_url:
         raise ValueError("no Redis configured: set SKALD_REDIS_URL")
     redis = event_client(settings)
-    queue_redis = SyncRedis.from_url(settings.queue_redis_url)
+    queue_redis = queue_client(settings)
     events = store(redis, settings)
     drain_scheduler = scheduler(queue_redis, settings)
     runner = drain_runner(settings, redis, events, drain_scheduler)
@@ -304,6 +328,10 @@ def worker_graph(settings: Settings) -> WorkerGraph:
         scheduler=drain_scheduler,
         drainer=runner.drainer,
         runner=runner,
+        ledger=rating_ledger(redis, settings, events),
+        # Its catch-up marks any game the sweeper visits whose notifications lag its head.
+        notify_projector=notification_projector(settings, redis, events),
+        open_rooms=OpenRooms(redis, settings.key_prefix),
     )
 
 
@@ -448,3 +476,74 @@ def dispatcher(
         consumer,
         linger_ms=settings.webhook_linger_ms,
     )
+
+
+# The archiver (a worker's thread, and `skald archive`).
+
+
+@dataclass
+class ArchivingGraph:
+    """What archiving runs on: the event client, the archive, the archiver and the ratings
+    ledger (finished games are rated before they leave Redis: docs/ratings.md)."""
+
+    settings: Settings
+    redis: Redis
+    archive: ArchiveStore
+    archiver: Archiver
+    ledger: RatingLedger
+
+    async def claim_run(self, owner: str, interval_ms: int) -> bool:
+        """Claim this interval's run for `owner` (one worker per interval archives)."""
+        return await self.archiver.hot.claim_run(owner, interval_ms)
+
+    async def rate_and_archive(
+        self, game_ids: list[str] | None = None, force: bool = False
+    ) -> ArchiveReport:
+        """Rate the finished games no worker rated yet, then archive those due (or named;
+        `force`: due or not)."""
+        await catch_up_ratings(self.redis, self.settings, self.ledger)
+        return await self.archiver.run(game_ids, force=force)
+
+    async def close(self) -> None:
+        """Close the archive's and Redis's connections."""
+        await self.archive.close()
+        await self.redis.aclose()
+
+
+def archiving_graph(settings: Settings) -> ArchivingGraph:
+    """The archiver's object graph (clients connect lazily)."""
+    redis = event_client(settings)
+    archive_store = archive(settings)
+    games = archived_reads(store(redis, settings), settings, archive_store)
+    return ArchivingGraph(
+        settings,
+        redis,
+        archive_store,
+        archiver(redis, settings, archive_store),
+        rating_ledger(redis, settings, games),
+    )
+
+
+# The webhook dispatcher process.
+
+
+@contextlib.asynccontextmanager
+async def dispatcher_graph(settings: Settings, consumer: str) -> AsyncIterator[Dispatcher]:
+    """The dispatcher process's dispatcher: aiohttp posting through a connector that resolves
+    public addresses only (unless private ones are allowed), over the event client."""
+    redis = event_client(settings)  # one Redis, or the cluster the settings name
+    try:
+        resolver = PublicOnlyResolver(settings.webhook_allow_private)
+        async with new_session(resolver=resolver) as session:
+            yield dispatcher(settings, redis, AiohttpPoster(session, names_checked=True), consumer)
+    finally:
+        await redis.aclose()
+
+
+# The worker process's checks.
+
+
+def redis_problem(settings: Settings) -> str | None:
+    """Why the configured event Redis cannot serve Skald; None when it can, or when it does
+    not answer yet (the worker then waits for it like after any outage)."""
+    return redis_version_problem_at(settings.redis_url)

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import redis.exceptions
+from redis import Redis as SyncRedis
+
 from service.adapters.store.redis_log import RedisEventLog
 from service.adapters.store.redis_rounds import RedisDrainRounds
 
@@ -29,6 +32,17 @@ def redis_version_problem(server_info: dict[str, Any]) -> str | None:
         wanted = ".".join(map(str, MIN_REDIS_VERSION))
         return f"Redis {reported} is too old: Skald needs Redis {wanted} or later (BZMPOP)"
     return None
+
+
+def redis_version_problem_at(url: str) -> str | None:
+    """`redis_version_problem` of the Redis at `url`; None when it does not answer yet."""
+    client = SyncRedis.from_url(url)
+    try:
+        return redis_version_problem(client.info("server"))
+    except redis.exceptions.RedisError:
+        return None
+    finally:
+        client.close()
 
 
 class RedisEventStore(RedisEventLog, RedisDrainRounds):
