@@ -1,7 +1,7 @@
 """The archive's ports: where finished games go once they leave Redis, one record per game
 (`ArchiveStore`), and the finished games still in Redis that the archiver moves (`HotGames`).
 
-Two adapters provide `ArchiveStore` (service/adapters/archive): `DirectoryArchive` (a file per
+Two adapters provide `ArchiveStore` (the adapters' archive package): `DirectoryArchive` (a file per
 game under the data directory, the embedded default) and `PostgresArchive` (a table, for
 deployments over several machines). Records are opaque bytes here (see `archive_record`).
 """

@@ -1,7 +1,7 @@
 """What the store's own failures look like to the core, the facade and history.
 
 The adapter that talks to the store registers them when it is imported
-(service/adapters/redis_outage.py): which exceptions are the store's (`store_errors`: a drain
+(the adapters' redis_outage.py): which exceptions are the store's (`store_errors`: a drain
 round lets them through rather than resting a game), which mean its connection is gone
 (`connection_errors`: no later game could be read either), and which mean it cannot serve now
 (`is_outage`: answered 503 and retried). Nothing registered, nothing matches.

@@ -1,6 +1,6 @@
 """Version notifications: a commit publishes a game's new version (`Publisher`), API processes
 listen for it (`Notifier`), and each message arrives as an `Update` (the version, and the
-viewers' views at it when the commit sent them: service.adapters.notifications says how).
+viewers' views at it when the commit sent them: the Redis adapter's notifications.py says how).
 """
 
 from __future__ import annotations
