@@ -29,23 +29,15 @@ class ArchiverThread(threading.Thread):
         if self.settings.archive_after_s < 0:
             return
         with asyncio.Runner() as runner:
-            redis = bootstrap.event_client(self.settings)
-            archive = bootstrap.archive(self.settings)
-            archiver = bootstrap.archiver(redis, self.settings, archive)
-            games = bootstrap.archived_reads(
-                bootstrap.store(redis, self.settings), self.settings, archive
-            )
-            ledger = bootstrap.rating_ledger(redis, self.settings, games)
+            graph = bootstrap.archiving_graph(self.settings)
             owner = f"{os.getpid()}:{threading.get_ident()}"
             interval_ms = int(self.settings.archive_interval_s * 1000)
             try:
                 while not self._stop_requested.wait(self.settings.archive_interval_s):
                     try:
-                        if not runner.run(archiver.hot.claim_run(owner, interval_ms)):
+                        if not runner.run(graph.claim_run(owner, interval_ms)):
                             continue
-                        # Finished games are rated before they leave Redis (docs/ratings.md).
-                        runner.run(bootstrap.catch_up_ratings(redis, self.settings, ledger))
-                        report = runner.run(archiver.run())
+                        report = runner.run(graph.rate_and_archive())
                     except Exception as exc:
                         log.warning("archive_run_failed", error=repr(exc))
                         continue
@@ -54,8 +46,7 @@ class ArchiverThread(threading.Thread):
                             "archive_run_done", archived=len(report.archived), kept=report.kept
                         )
             finally:
-                runner.run(archive.close())
-                runner.run(redis.aclose())
+                runner.run(graph.close())
 
     def stop(self) -> None:
         """Ask the thread to stop after the current run."""

@@ -21,8 +21,6 @@ import time
 import structlog
 
 from service import bootstrap
-from service.adapters.webhook_hosts import PublicOnlyResolver
-from service.adapters.webhook_http import AiohttpPoster, new_session
 from service.shared.settings import Settings
 
 log = structlog.get_logger("skald.webhooks")
@@ -39,13 +37,8 @@ NICENESS = 5
 
 async def serve(settings: Settings, stop: asyncio.Event) -> None:
     """Dispatch until `stop` is set; Redis outages are waited out."""
-    redis = bootstrap.event_client(settings)  # one Redis, or the cluster the settings name
     consumer = f"{socket.gethostname()}-{os.getpid()}"
-    resolver = PublicOnlyResolver(settings.webhook_allow_private)
-    async with new_session(resolver=resolver) as session:
-        dispatcher = bootstrap.dispatcher(
-            settings, redis, AiohttpPoster(session, names_checked=True), consumer
-        )
+    async with bootstrap.dispatcher_graph(settings, consumer) as dispatcher:
         ready = False
         while not stop.is_set():
             try:
@@ -65,7 +58,6 @@ async def serve(settings: Settings, stop: asyncio.Event) -> None:
                 log.warning("webhooks_step_failed", error=repr(exc))
                 ready = False
                 await asyncio.sleep(0.5)
-    await redis.aclose()
 
 
 def main(argv: list[str] | None = None) -> int:

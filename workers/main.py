@@ -24,7 +24,7 @@ from redis import Redis as SyncRedis
 from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 
-from service.adapters.store.redis_store import redis_version_problem
+from service import bootstrap
 from service.shared.settings import Settings, load_plugins
 from workers import jobs
 from workers.archiver import ArchiverThread
@@ -68,7 +68,7 @@ def run(
     notifier = NotifierThread(settings) if with_sweeper else None  # nor the projector
     if notifier is not None:
         notifier.start()
-    connection = SyncRedis.from_url(settings.queue_redis_url)
+    connection = bootstrap.queue_client(settings)
     queue = Queue(settings.queue_name, connection=connection, serializer=JSONSerializer)
     try:
         while True:
@@ -112,18 +112,6 @@ def _wait_for_redis(connection: SyncRedis) -> None:
             delay = min(delay * 2, 2.0)
 
 
-def _redis_problem(url: str) -> str | None:
-    """Why the configured Redis cannot serve Skald; None when it can, or when it does not
-    answer yet (the worker then waits for it like after any outage)."""
-    client = SyncRedis.from_url(url)
-    try:
-        return redis_version_problem(client.info("server"))
-    except redis.exceptions.RedisError:
-        return None
-    finally:
-        client.close()
-
-
 def main(argv: list[str] | None = None) -> int:
     """Entry point of `python -m workers.main`."""
     parser = argparse.ArgumentParser(prog="workers.main", description=__doc__.split("\n")[0])
@@ -137,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         print("workers.main: set SKALD_REDIS_URL", file=sys.stderr)
         return 2
     _configure_logging(args.log_level)
-    problem = _redis_problem(settings.redis_url)
+    problem = bootstrap.redis_problem(settings)
     if problem is not None:
         print(f"workers.main: {problem}", file=sys.stderr)
         return 2

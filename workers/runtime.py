@@ -11,7 +11,6 @@ import threading
 import time
 
 from service import bootstrap
-from service.adapters.store.open_rooms import OpenRooms
 from service.core.notifying.projector import ProjectReport
 from service.core.pipeline.deadlines import DeadlineReport, fire_due
 from service.core.pipeline.open_rooms import expire_open_rooms
@@ -41,10 +40,9 @@ class WorkerRuntime:
         self.scheduler = graph.scheduler
         self.drainer = graph.drainer
         self.drain_runner = graph.runner
-        self.ledger = bootstrap.rating_ledger(self.redis, settings, self.store)
-        # Its catch-up marks any game the sweeper visits whose notifications lag its head.
-        self.notify_projector = bootstrap.notification_projector(settings, self.redis, self.store)
-        self.open_rooms = OpenRooms(self.redis, settings.key_prefix)
+        self.ledger = graph.ledger
+        self.notify_projector = graph.notify_projector
+        self.open_rooms = graph.open_rooms
         self._open_rooms_backfilled = False
         self._next_stranded_scan = 0.0
 

@@ -21,10 +21,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-import msgspec
 from redis.asyncio import Redis
 
 from contracts.notifications import FeedEntry, Notification
@@ -32,6 +30,7 @@ from service.adapters.redis_clients import is_cluster
 from service.adapters.script_pipeline import run_steps, script_step
 from service.adapters.store.deadlines import deadlines_key
 from service.adapters.store.keys import GameKeys
+from service.core.ports.notifications import Reminder, decode_notification, encode_notification
 
 # Append notifications not already in the feed (by id), cap the feed, and wake its streams.
 # With a webhook inbox (KEYS[3]), each notification added is first queued for delivery there
@@ -75,9 +74,6 @@ end
 return 0
 """
 
-_encoder = msgspec.json.Encoder()
-_decoder = msgspec.json.Decoder(Notification)
-
 
 def player_tag(prefix: str, player_id: str) -> str:
     """The common start of a player's notification keys (one cluster slot)."""
@@ -89,16 +85,6 @@ def feed_channel(prefix: str, player_id: str) -> str:
     return player_tag(prefix, player_id) + "live"
 
 
-def encode_notification(notification: Notification) -> bytes:
-    """A notification's JSON (as stored, streamed and delivered)."""
-    return _encoder.encode(notification)
-
-
-def decode_notification(data: bytes) -> Notification:
-    """A notification from its JSON."""
-    return _decoder.decode(data)
-
-
 class NotificationFeed:
     """Every player's feed: append (idempotent by id), page, clear."""
 
@@ -107,6 +93,10 @@ class NotificationFeed:
         self.prefix = prefix
         self.retention = retention
         self._append = redis.register_script(_APPEND)
+
+    def channel(self, player_id: str) -> str:
+        """The pub/sub channel announcing the player's new notifications."""
+        return feed_channel(self.prefix, player_id)
 
     def _feed(self, player_id: str) -> str:
         return player_tag(self.prefix, player_id) + "feed"
@@ -259,23 +249,6 @@ class NotifyMarks:
         """How many games wait to be projected."""
         found: Any = await self.redis.zcard(self.key)
         return int(found)
-
-
-@dataclass(frozen=True)
-class Reminder:
-    """A deadline reminder: `kind` for `seat` of a game, for the deadline set at `since`."""
-
-    game_id: str
-    seat: int
-    since: int
-    kind: str
-    deadline_ms: int
-    due_ms: int
-
-    @property
-    def member(self) -> str:
-        """Its member in the reminders index."""
-        return f"{self.game_id}|{self.seat}|{self.since}|{self.kind}|{self.deadline_ms}"
 
 
 class Reminders:

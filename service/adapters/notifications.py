@@ -29,10 +29,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from typing import Any
 
-import msgspec
 import redis.exceptions
 import structlog
 from redis.asyncio import Redis
@@ -40,64 +38,14 @@ from redis.asyncio import Redis
 from service.adapters.redis_clients import is_cluster
 from service.adapters.redis_outage import REDIS_OUTAGE
 from service.adapters.store.keys import GameKeys
-from service.adapters.store.side import (
-    LIVE_AFTER_FIELD,
-    live_events_field,
-    live_turn_field,
-    view_field,
-)
+from service.core.ports.notifier import RECHECK_UPDATE, Update
 
-RECHECK = -1  # the version of the update every listener gets when messages may have been lost
 _QUEUE_SIZE = 64
 _RECONNECT_DELAY_S = 0.5
 _PUBSUB_CALL_S = 2.0  # the longest a (un)subscribe may hold the notifier's lock
 _SHARDED_POLL_S = 0.05  # a cluster's reader waits this long on one node before the next
 
 log = structlog.get_logger("skald.notify")
-
-
-class _Versioned(msgspec.Struct):
-    version: int
-
-
-_RECORDS = msgspec.json.Decoder(list[msgspec.Raw])
-_VERSION = msgspec.json.Decoder(_Versioned)
-
-
-@dataclass(frozen=True)
-class Update:
-    """A game's new version, with the viewers' JSON views at it when the commit sent them."""
-
-    version: int
-    views: dict[bytes, bytes] = field(default_factory=dict)  # views field -> JSON
-
-    def view_for(self, seat: int | None) -> bytes | None:
-        """The seat's (None: the public) JSON view at this version, if the message held it."""
-        return self.views.get(view_field("json", seat).encode())
-
-    def turn_for(self, seat: int | None) -> bytes | None:
-        """The seat's (None: the public) JSON turn at this version, if the message held it."""
-        return self.views.get(live_turn_field(seat).encode())
-
-    def events_for(self, seat: int | None, after: int) -> list[tuple[int, bytes]] | None:
-        """The seat's (None: the public) records of the events after version `after` up to
-        this one, each `(version, JSON)`, if the message held exactly those; else None."""
-        follows = self.views.get(LIVE_AFTER_FIELD.encode())
-        carried = self.views.get(live_events_field(seat).encode())
-        if follows is None or carried is None or int(follows) != after:
-            return None
-        records = _RECORDS.decode(carried)
-        return [(_VERSION.decode(record).version, bytes(record)) for record in records]
-
-    @classmethod
-    def parse(cls, data: bytes) -> Update:
-        """An update from a published message; ValueError when it is not one."""
-        head, _, rest = data.partition(b"\n")
-        views = dict(line.split(b"\t", 1) for line in rest.split(b"\n")) if rest else {}
-        return cls(int(head), views)
-
-
-RECHECK_UPDATE = Update(RECHECK)
 
 
 class Publisher:

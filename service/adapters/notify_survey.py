@@ -15,7 +15,6 @@ part), and the settling script, which touches `notify:marked` alone, is a call o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from redis.asyncio import Redis
@@ -23,6 +22,7 @@ from redis.asyncio import Redis
 from service.adapters.redis_clients import is_cluster
 from service.adapters.script_pipeline import command_step, run_steps, script_step
 from service.adapters.store.keys import GameKeys
+from service.core.ports.notifications import MarkedGame
 
 # Forget each game's mark unless it was marked again since it was read.
 # KEYS: marked; ARGV: game, score pairs. Returns how many marks were forgotten.
@@ -36,18 +36,6 @@ for i = 1, #ARGV, 2 do
 end
 return forgotten
 """
-
-
-@dataclass(frozen=True)
-class MarkedGame:
-    """A marked game as the projector finds it: its mark, notified cursor, head and seats."""
-
-    game_id: str
-    mark: int
-    notified: int
-    version: int | None  # None: no such game, or a head that is not a number (damaged)
-    finished: bool
-    seats: dict[int, bytes]  # taken seat -> its holder's token hash (or player id, prefixed)
 
 
 class NotifySurvey:

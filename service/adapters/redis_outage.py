@@ -7,6 +7,8 @@ from pathlib import Path
 import redis
 import redis.exceptions
 
+from service.core.ports.failures import StoreFailures, register_store_failures
+
 _REDIS_PY = Path(redis.__file__).resolve().parent
 
 # What Redis raises while it cannot serve: down, restarting, loading, failing over, or every
@@ -51,3 +53,12 @@ def torn_connection(exc: BaseException) -> bool:
 def is_outage(exc: BaseException) -> bool:
     """Whether `exc` means Redis cannot serve now (answered 503, retried), not a bug."""
     return isinstance(exc, REDIS_OUTAGE) or closed_socket(exc) or torn_connection(exc)
+
+
+register_store_failures(
+    StoreFailures(
+        errors=(redis.exceptions.RedisError,),
+        lost=(redis.exceptions.ConnectionError, redis.exceptions.TimeoutError),
+        outage=is_outage,
+    )
+)

@@ -6,25 +6,12 @@ import asyncio
 import itertools
 import os
 import secrets
-from typing import Protocol
 
 from redis import Redis as SyncRedis
 from rq import Queue
 from rq.serializers import JSONSerializer
 
 RUNNER_JOB = "workers.jobs.run_drains"
-
-
-class DrainScheduler(Protocol):
-    """Where drain runner jobs go (RQ in production, a list in unit tests)."""
-
-    def new_job_id(self) -> str:
-        """A fresh job id for a drain runner."""
-        ...
-
-    async def schedule(self, job_id: str) -> None:
-        """Queue a drain runner under `job_id` (its slot is already claimed)."""
-        ...
 
 
 def runner_job_id(queue_name: str) -> str:

@@ -22,13 +22,9 @@ from urllib.parse import urlsplit
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
 
-from service.adapters.webhook_http import DeliveryFailed, Poster
+from service.core.ports.webhooks import DeliveryFailed, HostUnresolved, Poster
 
 LOCAL_NAMES = ("localhost", "localhost.")  # and any name under them (RFC 6761)
-
-
-class HostUnresolved(Exception):
-    """The endpoint's host name resolves to no address."""
 
 
 class Resolver(Protocol):

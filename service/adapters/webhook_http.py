@@ -9,23 +9,11 @@ and its connector keeps HTTP/1.1 connections alive per endpoint host. `HttpxPost
 
 from __future__ import annotations
 
-from typing import Protocol
-
 import aiohttp
 import httpx
 from aiohttp.abc import AbstractResolver
 
-
-class DeliveryFailed(Exception):
-    """No HTTP answer: the connection was refused or lost, or the attempt timed out."""
-
-
-class Poster(Protocol):
-    """POSTs one delivery attempt."""
-
-    async def post(self, url: str, body: bytes, headers: dict[str, str], timeout_s: float) -> int:
-        """The status the endpoint answered; DeliveryFailed when it did not answer."""
-        ...
+from service.core.ports.webhooks import DeliveryFailed
 
 
 class AiohttpPoster:

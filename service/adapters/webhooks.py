@@ -25,6 +25,7 @@ from redis.asyncio import Redis
 
 from contracts.webhooks import DeadLetter, Endpoint
 from service.adapters.script_pipeline import Step, command_step, run_steps, script_step
+from service.core.ports.webhooks import Delivery, PairOutcome
 
 GROUP = "dispatch"
 
@@ -99,28 +100,6 @@ return 1
 _endpoint_decoder = msgspec.json.Decoder(Endpoint)
 _dead_decoder = msgspec.json.Decoder(DeadLetter)
 _encoder = msgspec.json.Encoder()
-
-
-class Delivery(msgspec.Struct, frozen=True):
-    """A delivery in flight: its stable id, its body, the attempts made so far."""
-
-    id: str
-    body: bytes
-    attempts: int
-
-
-class PairOutcome(msgspec.Struct, frozen=True):
-    """What a pass did with one (endpoint, player) pair: finished it at `at_ms` (delivered,
-    nothing left to send, or dead-lettered with `dead`), or, with `retry_attempts`, recorded
-    a failed attempt to retry at `at_ms`; `drop` first deletes its queue and delivery (the
-    endpoint was removed)."""
-
-    endpoint_id: str
-    player_id: str
-    at_ms: int
-    retry_attempts: int = 0
-    dead: DeadLetter | None = None
-    drop: bool = False
 
 
 class WebhookStore:

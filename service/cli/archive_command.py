@@ -60,17 +60,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _archive(settings: Settings, game_ids: list[str] | None, now: bool) -> ArchiveReport:
-    client = bootstrap.event_client(settings)
-    archive = bootstrap.archive(settings)
+    graph = bootstrap.archiving_graph(settings)
     try:
-        # Finished games are rated before they leave Redis (docs/ratings.md).
-        games = bootstrap.archived_reads(bootstrap.store(client, settings), settings, archive)
-        await bootstrap.catch_up_ratings(
-            client, settings, bootstrap.rating_ledger(client, settings, games)
-        )
-        return await bootstrap.archiver(client, settings, archive).run(game_ids, force=now)
+        return await graph.rate_and_archive(game_ids, force=now)
     except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
         raise Unavailable("redis.unavailable", f"cannot reach Redis: {exc}") from None
     finally:
-        await archive.close()
-        await client.aclose()
+        await graph.close()

@@ -11,9 +11,9 @@ from rich.console import Console
 
 from contracts.history import AuditReport, ChainCheck, FairnessReport
 from service.facade.history_side import HistoryService
-from service.read.history.audit import audit_command, audit_version
-from service.read.history.disclosure import OPERATOR
-from service.read.history.record import GameHistory
+from service.history.audit import audit_command, audit_version
+from service.history.disclosure import OPERATOR
+from service.history.record import GameHistory
 
 from .archive import console, with_history
 

@@ -21,7 +21,8 @@ from typing import IO, Any
 import msgspec
 import structlog
 
-from service.adapters.embedded_redis import EmbeddedRedis, running_url
+from service import bootstrap
+from service.adapters.embedded_redis import running_url
 from service.api import create_app
 from service.api.server import SkaldServer, uvicorn_config
 from service.shared.settings import ENV_PREFIX, Settings
@@ -102,7 +103,7 @@ def backing_redis(settings: Settings, share_running: bool = False) -> Iterator[S
     if share_running and (url := running_url(settings.data_dir)) is not None:
         yield settings.with_redis_url(url)
         return
-    with EmbeddedRedis(settings.data_dir) as embedded:
+    with bootstrap.embedded_redis(settings) as embedded:
         yield settings.with_redis_url(embedded.url)
 
 

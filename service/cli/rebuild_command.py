@@ -10,8 +10,8 @@ from rich.console import Console
 from service import bootstrap
 from service.core.ratings.ledger import LedgerReport
 from service.facade.history_side import HistoryService
-from service.read.archived_games import ArchiveBackedStore
-from service.read.history.rebuild import RebuildResult
+from service.history.archived_games import ArchiveBackedStore
+from service.history.rebuild import RebuildResult
 from service.shared.settings import Settings
 
 from .archive import console, with_history

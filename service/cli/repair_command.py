@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from service.facade.history_side import HistoryService
-from service.read.history.repair import RepairReport
+from service.history.repair import RepairReport
 
 from .archive import console, with_history
 

@@ -10,9 +10,9 @@ import msgspec
 
 from contracts.history import ReplayFrame
 from service.facade.history_side import HistoryService
-from service.read.history.disclosure import OPERATOR
-from service.read.history.record import GameHistory
-from service.read.history.replay import replay_frame
+from service.history.disclosure import OPERATOR
+from service.history.record import GameHistory
+from service.history.replay import replay_frame
 
 from .archive import console, with_history
 

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from contracts.history import GameVerification
 from service.facade.history_side import HistoryService
-from service.read.history.verify import FROZEN_GRACE_S, is_quarantined
+from service.history.verify import FROZEN_GRACE_S, is_quarantined
 
 from .archive import console, with_history
 

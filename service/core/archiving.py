@@ -18,11 +18,10 @@ from typing import Literal
 
 import structlog
 
-from service.adapters.archive.archive_record import ArchivedGame, decode_archive, encode_archive
-from service.adapters.archive.archive_store import ArchiveStore
-from service.adapters.archive.redis_game import HotGames, finished_at_ms
-from service.adapters.store.records import StoredEvent
 from service.core.pipeline.chain import first_broken_link
+from service.core.ports.archive import ArchiveStore, HotGames, finished_at_ms
+from service.core.ports.archive_record import ArchivedGame, decode_archive, encode_archive
+from service.core.ports.records import StoredEvent
 from service.shared.errors import ServiceError
 
 log = structlog.get_logger("skald.archiver")

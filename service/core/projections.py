@@ -23,15 +23,15 @@ from contracts.api import EventRecord, Turn
 from contracts.stream import SeedRevealed
 from domain.table import Table
 from domain.table.forfeits import rank_forfeited_last
-from service.adapters.store.command_keys import shown_id
-from service.adapters.store.records import StoredEvent
-from service.adapters.store.side import (
+from service.core.codec import GameCodec, is_meta_event
+from service.core.ports.command_keys import shown_id
+from service.core.ports.records import StoredEvent
+from service.core.ports.views import (
     LIVE_AFTER_FIELD,
     live_events_field,
     live_turn_field,
     view_field,
 )
-from service.core.codec import GameCodec, is_meta_event
 
 FORMATS = ("json", "msgpack")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from service.adapters.address_limits import AddressCounters
+from service.core.ports.connections import AddressCounters
 from service.facade.checks import redis_guarded
 from service.shared.errors import RateLimited
 from service.shared.settings import Settings

@@ -11,8 +11,8 @@ from typing import Any, ParamSpec, TypeVar
 from contracts.api import CommandOutcome
 from contracts.stream import Clock
 from domain.engine import Game
-from service.adapters.redis_outage import is_outage
-from service.adapters.store.records import CommandRecord
+from service.core.ports.failures import is_outage
+from service.core.ports.records import CommandRecord
 from service.shared.errors import InvalidInput, Unavailable
 
 MAX_ID_LENGTH = 128

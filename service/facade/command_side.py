@@ -18,14 +18,14 @@ from contracts.api import (
     SeatJoined,
 )
 from contracts.stream import Clock
-from service.adapters.notifications import Notifier
-from service.adapters.rq_scheduler import DrainScheduler
-from service.adapters.store.deadlines import Deadlines
-from service.adapters.store.ports import CommandStore
-from service.adapters.store.records import Accepted, Duplicate, ReceivedCommand, Throttled
-from service.adapters.store.side import Lobby, Seats
 from service.core.codec import codec_for
 from service.core.pipeline.create import open_game
+from service.core.ports.deadlines import Deadlines
+from service.core.ports.event_store import CommandStore
+from service.core.ports.notifier import Notifier
+from service.core.ports.records import Accepted, Duplicate, ReceivedCommand, Throttled
+from service.core.ports.scheduling import DrainScheduler
+from service.core.ports.seats import Lobby, Seats
 from service.core.projections import (
     encode_views,
 )

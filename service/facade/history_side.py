@@ -5,22 +5,22 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from contracts.history import FairnessReport, GameVerification, ReplayFrame
-from service.adapters.store.keys import is_game_id
-from service.adapters.store.ports import GameMissing, HistoryStore
-from service.read.archived_games import ArchiveBackedStore
-from service.read.history.disclosure import Audience
-from service.read.history.fairness import fairness_report
-from service.read.history.inspection import KeyInspector
-from service.read.history.loading import StoredGame, read_game
-from service.read.history.rebuild import (
+from service.core.ports.event_store import GameMissing, HistoryStore
+from service.core.ports.inspection import KeyInspector
+from service.core.ports.records import is_game_id
+from service.history.archived_games import ArchiveBackedStore
+from service.history.disclosure import Audience
+from service.history.fairness import fairness_report
+from service.history.loading import StoredGame, read_game
+from service.history.rebuild import (
     ProjectionWriter,
     RebuildResult,
     rebuild_projections,
 )
-from service.read.history.record import GameHistory, decode_history
-from service.read.history.repair import GameMaintenance, RepairReport
-from service.read.history.replay import replay_frame
-from service.read.history.verify import FROZEN_GRACE_S, verify_game, verify_games
+from service.history.record import GameHistory, decode_history
+from service.history.repair import GameMaintenance, RepairReport
+from service.history.replay import replay_frame
+from service.history.verify import FROZEN_GRACE_S, verify_game, verify_games
 
 GameIds = Callable[[], Awaitable[list[str]]]
 

@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from service.adapters.notifications import Update
+from service.core.ports.notifier import Update
 from service.facade.json_diff import json_diff
 from service.facade.read_side import ReadSide
 

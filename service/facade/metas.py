@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from service.adapters.store.keys import is_game_id
-from service.adapters.store.ports import EventLog, GameMissing
-from service.adapters.store.records import GameMeta
+from service.core.ports.event_store import EventLog, GameMissing
+from service.core.ports.records import GameMeta, is_game_id
 
 
 class GameMetas:

@@ -14,13 +14,8 @@ import secrets
 from collections.abc import AsyncGenerator
 
 from contracts.notifications import FeedEntry, NotificationPage
-from service.adapters.notification_feed import (
-    NotificationFeed,
-    PlayerStreamTickets,
-    Presence,
-    feed_channel,
-)
-from service.adapters.notifications import Notifier
+from service.core.ports.notifications import NotificationFeed, PlayerStreamTickets, Presence
+from service.core.ports.notifier import Notifier
 from service.facade.checks import MAX_TOKEN_LENGTH, redis_guarded
 from service.facade.token_sessions import TokenSession, TokenSessions
 from service.shared.errors import InvalidInput, RateLimited, Unauthorized
@@ -133,7 +128,7 @@ class NotificationSide:
         stream_id = secrets.token_hex(8)
         ttl_ms = int(self.settings.sse_heartbeat_s * 2000) + 1000
         try:
-            channel = feed_channel(self.settings.key_prefix, player_id)
+            channel = self.feed.channel(player_id)
             async with self.notifier.listen_channel(channel) as wakes:
                 await redis_guarded(self.presence.renew)(player_id, stream_id, ttl_ms)
                 yield []

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 
 from contracts.api import Turn
 from contracts.players import GameFilter, PlayerGame, PlayerGames
-from service.adapters.store.players import Players
+from service.core.ports.players import Players
 from service.shared.errors import InvalidInput
 
 MAX_GAMES_PAGE = 100

@@ -25,22 +25,20 @@ from contracts.players import (
 from contracts.stream import Clock, ClockSet
 from contracts.system import CancelGame, Resign, StartGame, SystemCommand
 from domain.table import CANCEL_ID, START_ID, SYSTEM_SEAT, resign_id
-from service.adapters.notification_feed import NotifyMarks
-from service.adapters.store.open_rooms import OpenRooms
-from service.adapters.store.player_seats import (
-    ActiveIndexMissing,
-    ActiveLimitReached,
-    PlayerSeats,
-)
-from service.adapters.store.players import (
-    BOT_SEAT,
-    PLAYER_SEAT_PREFIX,
-    Players,
-    player_seat_value,
-)
-from service.adapters.store.side import SeatsFull
 from service.core.codec import codec_for
 from service.core.pipeline.lifecycle import queue_system
+from service.core.ports.notifications import NotifyMarks
+from service.core.ports.players import (
+    BOT_SEAT,
+    PLAYER_SEAT_PREFIX,
+    ActiveIndexMissing,
+    ActiveLimitReached,
+    OpenRooms,
+    Players,
+    PlayerSeats,
+    player_seat_value,
+)
+from service.core.ports.seats import SeatsFull
 from service.facade.checks import MAX_NAME_LENGTH, MAX_TOKEN_LENGTH, redis_guarded, token_hash
 from service.facade.command_side import CommandSide
 from service.facade.player_games import game_entry, games_page
@@ -158,9 +156,7 @@ class PlayerSide:
         limit = self.settings.max_games_created_per_hour
         counted = secrets.token_hex(8)
         if limit:
-            wait_ms = await self.players.count_creation(
-                self.seats.scripts, player_id, counted, _now_ms(), limit
-            )
+            wait_ms = await self.players.count_creation(player_id, counted, _now_ms(), limit)
             if wait_ms:
                 raise RateLimited(
                     "player.create_limit",

@@ -20,8 +20,8 @@ from contracts.ratings import (
     RatingHistory,
 )
 from domain.games import game_names
-from service.adapters.ratings.store import RatingsStore
-from service.adapters.store.players import Players
+from service.core.ports.players import Players
+from service.core.ports.ratings import RatingsBoard
 from service.core.ratings.openskill_fold import STANDING_DECODER
 from service.core.ratings.variants import (
     VARIANT_PATTERN,
@@ -39,7 +39,7 @@ HISTORY_DECODER = msgspec.msgpack.Decoder(RatingChange)
 class RatingSide:
     """Reads of the ratings the workers fold."""
 
-    def __init__(self, store: RatingsStore, players: Players) -> None:
+    def __init__(self, store: RatingsBoard, players: Players) -> None:
         self.store = store
         self.players = players
 

@@ -21,10 +21,11 @@ from contracts.api import (
     PlayerName,
     Turn,
 )
-from service.adapters.notifications import RECHECK, Notifier, Update
-from service.adapters.store.ports import GameMissing, ReadStore
-from service.adapters.store.side import Lobby, Seats, view_field
 from service.core.codec import codec_for
+from service.core.ports.event_store import GameMissing, ReadStore
+from service.core.ports.notifier import RECHECK, Notifier, Update
+from service.core.ports.seats import Lobby, Seats
+from service.core.ports.views import view_field
 from service.core.projections import (
     FORMATS,
     TURN_FORMAT,

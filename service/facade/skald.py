@@ -11,14 +11,12 @@ import asyncio
 import hmac
 
 import msgspec
-from redis import Redis as SyncRedis
-from redis.asyncio import Redis
 
 from contracts.players import PlayerProfile
-from service.adapters.notifications import Notifier
-from service.adapters.store.ports import EventStore
-from service.adapters.store.side import KnownTokens, Seats
-from service.adapters.store.tickets import StreamTickets
+from service.core.ports.connections import QueueConnection, StoreConnection
+from service.core.ports.event_store import EventStore
+from service.core.ports.notifier import Notifier
+from service.core.ports.seats import Seats, StreamTickets
 from service.facade.address_limits import AddressLimits
 from service.facade.checks import (
     MAX_TOKEN_LENGTH,
@@ -27,6 +25,7 @@ from service.facade.checks import (
 )
 from service.facade.command_side import CommandSide
 from service.facade.history_side import HistoryService
+from service.facade.known_tokens import KnownTokens
 from service.facade.metas import GameMetas
 from service.facade.notification_side import NotificationSide
 from service.facade.player_side import PlayerSide, is_player_token
@@ -49,8 +48,8 @@ class Skald:
         self,
         settings: Settings,
         *,
-        redis: Redis,
-        queue_redis: SyncRedis | None,
+        redis: StoreConnection,
+        queue_redis: QueueConnection | None,
         commands: CommandSide,
         reads: ReadSide,
         history: HistoryService,

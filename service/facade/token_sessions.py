@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import structlog
 
-from service.adapters.notifications import Notifier, Update
-from service.adapters.redis_outage import is_outage
-from service.adapters.store.players import Players
+from service.core.ports.failures import is_outage
+from service.core.ports.notifier import Notifier, Update
+from service.core.ports.players import Players
 from service.facade.checks import redis_guarded
 
 _RETRY_CHECK_S = 0.5  # after Redis failed a check: look again this soon

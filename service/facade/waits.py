@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from service.adapters.notifications import Update
+from service.core.ports.notifier import Update
 
 
 def deadline_after(timeout_s: float) -> float:

@@ -11,9 +11,8 @@ import time
 
 from contracts.notifications import NOTIFICATION_KINDS
 from contracts.webhooks import DeadLetter, Endpoint, EndpointList, EndpointView
-from service.adapters.webhook_hosts import HostGuard, HostUnresolved
-from service.adapters.webhooks import WebhookStore
 from service.core.notifying.signing import new_secret, secret_bytes
+from service.core.ports.webhooks import HostGuard, HostUnresolved, WebhookEndpoints
 from service.facade.checks import redis_guarded
 from service.shared.errors import Forbidden, InvalidInput, NotFound, Unauthorized
 from service.shared.settings import Settings
@@ -22,7 +21,7 @@ from service.shared.settings import Settings
 class WebhookAdmin:
     """Webhook endpoints and dead letters."""
 
-    def __init__(self, settings: Settings, store: WebhookStore, guard: HostGuard) -> None:
+    def __init__(self, settings: Settings, store: WebhookEndpoints, guard: HostGuard) -> None:
         self.settings = settings
         self.store = store
         self.guard = guard  # endpoints on non-public addresses are refused

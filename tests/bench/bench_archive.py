@@ -31,7 +31,7 @@ from domain.games import get_game
 from service import bootstrap
 from service.adapters.archive.directory_archive import DirectoryArchive
 from service.adapters.store.keys import GameKeys
-from service.read.history.disclosure import OPERATOR
+from service.history.disclosure import OPERATOR
 from tests.bench.bench_pipeline import Bench
 from tests.fakes.players import play_through_service
 

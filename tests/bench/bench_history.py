@@ -21,13 +21,13 @@ import structlog
 from domain.engine import fold
 from domain.games import game_names, get_game
 from service.core.codec import codec_for, is_meta_event
-from service.read.history.audit import audit_version
-from service.read.history.disclosure import SPECTATOR
-from service.read.history.fairness import fairness_report
-from service.read.history.loading import read_game
-from service.read.history.record import decode_history
-from service.read.history.replay import replay_frame
-from service.read.history.verify import verify_game
+from service.history.audit import audit_version
+from service.history.disclosure import SPECTATOR
+from service.history.fairness import fairness_report
+from service.history.loading import read_game
+from service.history.record import decode_history
+from service.history.replay import replay_frame
+from service.history.verify import verify_game
 from tests.fakes.memory_store import InMemoryEventStore
 from tests.unit.history.playthrough import play_through_store, seed_of
 

@@ -25,7 +25,7 @@ from redis.asyncio import Redis
 
 from domain.games import get_game
 from service.adapters.store.keys import GameKeys
-from service.read.history.loading import read_game
+from service.history.loading import read_game
 from tests.bench.bench_pipeline import Bench
 from tests.fakes.players import play_through_service
 from tests.fakes.race import race_config, register_race

@@ -37,7 +37,7 @@ from tests.bench.live import live_skald
 SCRIPTS = (
     "submit",
     "commit",
-    "open_turn",
+    "open_round",
     "open_next",
     "release_lease",
     "wake",

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from service.adapters.store.command_keys import command_key
-from service.adapters.store.ports import (
+from service.core.ports.command_keys import command_key
+from service.core.ports.event_store import (
     AlreadyDecided,
     CommitFailed,
     CommitOutcome,
@@ -29,7 +29,7 @@ from service.adapters.store.ports import (
     LeaseLost,
     VersionConflict,
 )
-from service.adapters.store.records import (
+from service.core.ports.records import (
     NO_INBOX_ID,
     RECORD_ENCODER,
     Accepted,
@@ -38,15 +38,15 @@ from service.adapters.store.records import (
     Committed,
     Duplicate,
     GameMeta,
+    GameRound,
     Head,
     NewEvent,
     ReceivedCommand,
+    RoundRequest,
     RunnerLimits,
     StoredEvent,
     SubmitResult,
     Throttled,
-    Turn,
-    TurnRequest,
 )
 from service.shared.errors import Conflict
 
@@ -73,7 +73,7 @@ class _Game:
 
 class InMemoryEventStore:
     """Games kept in a dict; `clock` returns seconds (time.time by default); `notify` hears
-    each (game id, version) a finished turn announces (the Redis adapter publishes it)."""
+    each (game id, version) a finished lease round announces (the Redis adapter publishes it)."""
 
     def __init__(
         self,
@@ -255,7 +255,7 @@ class InMemoryEventStore:
             game.views_version = version
         return game.head
 
-    async def commit_turns(self, batches: Sequence[tuple[str, Batch]]) -> list[CommitOutcome]:
+    async def commit_round(self, batches: Sequence[tuple[str, Batch]]) -> list[CommitOutcome]:
         """Commit, release and notify each game of a round; refusals in their game's place."""
         outcomes: list[CommitOutcome] = []
         for game_id, batch in batches:
@@ -280,11 +280,11 @@ class InMemoryEventStore:
         """No: this store has no notification index (the drain marks its games itself)."""
         return False
 
-    async def commit_turns_then_take(
+    async def commit_round_then_take(
         self, batches: Sequence[tuple[str, Batch]], runner_job_id: str, count: int, wait_s: float
     ) -> tuple[list[CommitOutcome], list[str]]:
         """Commit the round, then take the runner's next games (waiting up to `wait_s`)."""
-        outcomes = await self.commit_turns(batches)
+        outcomes = await self.commit_round(batches)
         return outcomes, await self.take_ready(runner_job_id, count, wait_s)
 
     async def view(self, game_id: str, name: str) -> tuple[int, bytes] | None:
@@ -307,21 +307,21 @@ class InMemoryEventStore:
         game.lease = (game.fence, self._clock() + ttl_ms / 1000)
         return game.fence
 
-    async def open_turns(
-        self, requests: Sequence[TurnRequest], ttl_ms: int, limit: int
-    ) -> list[Turn | None]:
+    async def open_round(
+        self, requests: Sequence[RoundRequest], ttl_ms: int, limit: int
+    ) -> list[GameRound | None]:
         """Open each game of a round: lease, head, commands and the events asked for."""
-        turns: list[Turn | None] = []
+        rounds: list[GameRound | None] = []
         for request in requests:
             game = self._games.get(request.game_id)
             token = None if game is None else self._take_lease(request.game_id, ttl_ms)
             if game is None or token is None:
-                turns.append(None)
+                rounds.append(None)
                 continue
             known = request.known_version
             cold = known == 0
-            turns.append(
-                Turn(
+            rounds.append(
+                GameRound(
                     lease=token,
                     head=game.head,
                     commands=await self.inbox(request.game_id, game.head.cursor, limit),
@@ -330,7 +330,7 @@ class InMemoryEventStore:
                     seed=game.seed if cold else None,
                 )
             )
-        return turns
+        return rounds
 
     async def release_lease(self, game_id: str, token: int) -> bool:
         """Give the lease back if `token` holds it; re-mark the game ready if commands wait."""

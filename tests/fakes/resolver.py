@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.adapters.webhook_hosts import HostUnresolved
+from service.core.ports.webhooks import HostUnresolved
 
 # A public address for names the tests register (never connected to: registering only
 # resolves, and the tests that deliver post through in-process transports).

@@ -16,10 +16,10 @@ import fakeredis
 import pytest
 from redis.asyncio import Redis
 
-from service.adapters.store.ports import GameExists
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.scripts import Scripts
 from service.adapters.store.side import Seats
+from service.core.ports.event_store import GameExists
 from service.shared.settings import Settings
 from tests.unit.service.store_contract import GAME, META, SEED, chained
 

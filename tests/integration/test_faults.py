@@ -11,9 +11,9 @@ from collections import defaultdict
 import pytest
 
 from domain.engine import fold
-from service.adapters.store.records import NO_INBOX_ID
 from service.core.codec import codec_for
 from service.core.pipeline.chain import first_broken_link
+from service.core.ports.records import NO_INBOX_ID
 from service.facade.skald import Skald
 from tests.fakes.players import ClientBot, stream_events
 from tests.fakes.race import race_config, register_race

@@ -13,9 +13,9 @@ from domain.engine import decide, fold
 from domain.errors import IllegalCommand
 from domain.games import get_game
 from service import bootstrap
-from service.adapters.store.records import NO_INBOX_ID
 from service.core.codec import codec_for
 from service.core.pipeline.chain import first_broken_link
+from service.core.ports.records import NO_INBOX_ID
 from service.facade.skald import Skald
 from service.shared.errors import Forbidden, InvalidInput, NotFound
 from service.shared.settings import Settings

@@ -17,7 +17,7 @@ import msgspec
 import pytest
 
 from domain.games import unregister
-from service.adapters.store.records import NO_INBOX_ID
+from service.core.ports.records import NO_INBOX_ID
 from service.facade.skald import Skald
 from service.shared.settings import Settings
 from tests.fakes.poison import NAME, POISONS, refusal_code, register

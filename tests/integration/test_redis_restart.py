@@ -16,9 +16,9 @@ import redis
 from redis.asyncio import Redis
 
 from service import bootstrap
-from service.adapters.store.ports import LeaseLost
-from service.adapters.store.records import NO_INBOX_ID, Batch, TurnRequest
 from service.adapters.store.redis_store import RedisEventStore
+from service.core.ports.event_store import LeaseLost
+from service.core.ports.records import NO_INBOX_ID, Batch, RoundRequest
 from service.shared.errors import Unavailable
 from service.shared.settings import Settings
 from tests.fakes.race import race_config, register_race
@@ -143,7 +143,7 @@ async def test_a_lease_is_kept_off_the_append_only_file_and_its_token_survives_a
         await submit(store, command("c1"))
         before = aof_bytes(own_redis)
 
-        [first] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 10)
+        [first] = await store.open_round([RoundRequest(GAME)], LEASE_MS, 10)
 
         assert first is not None and await store.lease_held(GAME)
         assert aof_bytes(own_redis) == before
@@ -154,7 +154,7 @@ async def test_a_lease_is_kept_off_the_append_only_file_and_its_token_survives_a
         store = RedisEventStore(client, prefix="lease-aof:")
         assert not await store.lease_held(GAME)  # gone, as if it had expired
 
-        [second] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 10)
+        [second] = await store.open_round([RoundRequest(GAME)], LEASE_MS, 10)
 
         assert second is not None and second.lease > first.lease
         assert [c.command_id for c in second.commands] == ["c1"]  # the submit was kept

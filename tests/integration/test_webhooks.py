@@ -24,10 +24,12 @@ from redis.asyncio import Redis
 
 from contracts.notifications import Notification
 from service import bootstrap
-from service.adapters.notification_feed import Presence, encode_notification
-from service.adapters.webhook_http import AiohttpPoster, Poster, new_session
+from service.adapters.notification_feed import Presence
+from service.adapters.webhook_http import AiohttpPoster, new_session
 from service.core.notifying.dispatch import MAX_PER_DELIVERY, Dispatcher
 from service.core.notifying.signing import new_secret
+from service.core.ports.notifications import encode_notification
+from service.core.ports.webhooks import Poster
 from service.shared.settings import Settings
 from tests.fakes.webhook_receiver import Receiver, serve_receiver
 from tests.integration.api.test_notifications_http import ALLOWED_FIELDS  # a body is one

@@ -89,7 +89,7 @@ BAD_IMPORTS = [
     ("domain/chance.py", "import random", "pure standard library"),
     ("domain/table/state.py", "from service.core.codec import GameCodec", "pure standard library"),
     (
-        "service/read/history/fairness.py",
+        "service/history/fairness.py",
         "from service.core.pipeline.session import GameSession",
         "stand on the table engine",
     ),
@@ -97,6 +97,22 @@ BAD_IMPORTS = [
         "service/core/notifying/derive.py",
         "import service.core.pipeline.apply",
         "on the table engine",
+    ),
+    ("service/core/pipeline/sweep.py", "import redis", "only through the core's ports"),
+    (
+        "service/facade/metas.py",
+        "from service.adapters.store.players import Players",
+        "only through the core's ports",
+    ),
+    (
+        "service/history/verify.py",
+        "from service.adapters.store.side import Seats",
+        "only through the core's ports",
+    ),
+    (
+        "service/adapters/store/side.py",
+        "from service.history.loading import read_game",
+        "they import no history",
     ),
 ]
 

@@ -13,7 +13,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from service.adapters.archive.archive_store import ArchiveUnavailable
+from service.core.ports.archive import ArchiveUnavailable
 
 SUFFIX = ".skald"
 

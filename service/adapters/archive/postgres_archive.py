@@ -10,7 +10,7 @@ import contextlib
 
 import psycopg
 
-from service.adapters.archive.archive_store import ArchiveUnavailable
+from service.core.ports.archive import ArchiveUnavailable
 
 TABLE = "skald_archive"
 CONNECT_TIMEOUT_S = 5

@@ -6,22 +6,21 @@ that deletes only when the game is still the snapshot archived (lua/drop_archive
 
 from __future__ import annotations
 
-from datetime import datetime
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from redis.asyncio import Redis
 
-from service.adapters.archive.archive_record import (
+from service.adapters.store.keys import GameKeys, game_id_of_key, game_key_pattern
+from service.core.ports.archive import finished_at_ms
+from service.core.ports.archive_record import (
     RECORD_FORMAT,
     ArchivedCommand,
     ArchivedEvent,
     ArchivedGame,
     applied_outcomes,
 )
-from service.adapters.store.keys import GameKeys, game_id_of_key, game_key_pattern
-from service.adapters.store.records import NO_INBOX_ID
 from service.shared.errors import GameDamaged
 
 SCAN_BATCH = 1000
@@ -135,17 +134,6 @@ class HotGames:
         """The Redis clock, in ms."""
         now: Any = await self.redis.time()
         return int(now[0]) * 1000 + int(now[1]) // 1000
-
-
-def finished_at_ms(cursor: str, created: str) -> int:
-    """When a finished game's last command was received (inbox ids are Redis-clock ms), or
-    when it was created if it received none (0 when neither can be read: due at once)."""
-    try:
-        if cursor and cursor != NO_INBOX_ID:
-            return int(cursor.split("-", 1)[0])
-        return int(datetime.fromisoformat(created.replace("Z", "+00:00")).timestamp() * 1000)
-    except ValueError:
-        return 0
 
 
 def _event(fields: dict[bytes, bytes]) -> ArchivedEvent:

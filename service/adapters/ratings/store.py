@@ -16,12 +16,13 @@ own slot). `<base>` is `<prefix>ratings:{ratings}:`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from redis.asyncio import Redis
+
+from service.core.ports.ratings import Folded, SeatUpdate
 
 SCAN_BATCH = 1000
 FOLDED_START = "0@0"
@@ -30,34 +31,6 @@ FOLDED_START = "0@0"
 @cache
 def _script(name: str) -> str:
     return resources.files("service.adapters.ratings").joinpath(f"lua/{name}.lua").read_text()
-
-
-@dataclass(frozen=True)
-class Folded:
-    """Where the fold stands: the last log place folded, and the reset epoch."""
-
-    place: int
-    epoch: int
-
-    @classmethod
-    def parse(cls, raw: str) -> Folded:
-        place, _, epoch = raw.partition("@")
-        return cls(int(place or 0), int(epoch or 0))
-
-    def __str__(self) -> str:
-        return f"{self.place}@{self.epoch}"
-
-
-@dataclass(frozen=True)
-class SeatUpdate:
-    """One rated seat's new standing, leaderboard score and history entry."""
-
-    player_id: str
-    rating_key: str
-    standing: bytes
-    score: float
-    place: int
-    history_entry: bytes
 
 
 class RatingsStore:

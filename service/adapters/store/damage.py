@@ -14,8 +14,8 @@ import msgspec
 from redis.asyncio import Redis
 
 from service.adapters.store.keys import GameKeys
-from service.adapters.store.ports import GameMissing
-from service.adapters.store.records import StoredEvent
+from service.core.ports.event_store import GameMissing
+from service.core.ports.records import StoredEvent
 from service.shared.errors import GameDamaged, GameQuarantined
 
 

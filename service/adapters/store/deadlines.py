@@ -11,25 +11,11 @@ second timeout). A game that ends has every member of its own unindexed (`drop_g
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from redis.asyncio import Redis
 
-
-@dataclass(frozen=True)
-class DueDeadline:
-    """One deadline: the seat of a game, the version that set it, when it passes (ms)."""
-
-    game_id: str
-    seat: int
-    since: int
-    at_ms: int
-
-    @property
-    def member(self) -> str:
-        """Its member in the sorted set."""
-        return f"{self.game_id}|{self.seat}|{self.since}"
+from service.core.ports.deadlines import DueDeadline
 
 
 def deadlines_key(prefix: str) -> str:

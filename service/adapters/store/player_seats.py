@@ -22,20 +22,17 @@ from redis.asyncio import Redis
 from service.adapters.redis_clients import is_cluster
 from service.adapters.store.damage import game_absent
 from service.adapters.store.keys import GameKeys, player_key
-from service.adapters.store.players import PLAYER_SEAT_PREFIX, player_seat_value
 from service.adapters.store.scripts import Scripts
 from service.adapters.store.side import refuse_seat
+from service.core.ports.players import (
+    PLAYER_SEAT_PREFIX,
+    ActiveIndexMissing,
+    ActiveLimitReached,
+    player_seat_value,
+)
 from service.shared.errors import Conflict, Forbidden
 
 INDEXED = "*"  # the index's member saying it is complete (no game id holds a star)
-
-
-class ActiveIndexMissing(Exception):
-    """The player's index of games not over was never built (a player made before it)."""
-
-
-class ActiveLimitReached(Exception):
-    """The player holds seats in as many games not over as their limit allows."""
 
 
 class PlayerSeats:

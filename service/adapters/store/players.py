@@ -24,21 +24,15 @@ from service.adapters.store.keys import GameKeys, player_key
 from service.adapters.store.scripts import Scripts
 
 HOUR_MS = 3_600_000
-PLAYER_SEAT_PREFIX = b"p:"
-BOT_SEAT = b"bot"  # the seats hash value of a seat a bot holds (no token hashes to it)
-
-
-def player_seat_value(player_id: str) -> bytes:
-    """The seats-hash value of a seat the player holds."""
-    return PLAYER_SEAT_PREFIX + player_id.encode()
 
 
 class Players:
     """Player records, their token index and their games."""
 
-    def __init__(self, redis: Redis, prefix: str) -> None:
+    def __init__(self, redis: Redis, prefix: str, scripts: Scripts | None = None) -> None:
         self.redis = redis
         self.prefix = prefix
+        self.scripts = Scripts(redis) if scripts is None else scripts
 
     def _key(self, player_id: str) -> str:
         return player_key(self.prefix, player_id)
@@ -120,12 +114,10 @@ class Players:
         ids: Any = await self.redis.zrange(f"{self._key(player_id)}:games", 0, -1)
         return [game_id.decode() for game_id in ids]
 
-    async def count_creation(
-        self, scripts: Scripts, player_id: str, member: str, now_ms: int, limit: int
-    ) -> int:
+    async def count_creation(self, player_id: str, member: str, now_ms: int, limit: int) -> int:
         """Count a creation against the player's hourly limit (in one step): 0 when counted,
         else the ms until one of the hour's creations leaves the window."""
-        reply = await scripts.create_quota(
+        reply = await self.scripts.create_quota(
             keys=[f"{self._key(player_id)}:created"], args=[member, now_ms, HOUR_MS, limit]
         )
         return 0 if reply[0] == b"ok" else max(1, int(reply[1]))

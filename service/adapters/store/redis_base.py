@@ -8,9 +8,9 @@ from redis.asyncio import Redis
 from service.adapters.redis_clients import is_cluster
 from service.adapters.store.drain_shards import SHARD_SUFFIX, DrainIndex, DrainShards
 from service.adapters.store.keys import GameKeys, game_id_of_key, game_key_pattern
-from service.adapters.store.records import RunnerLimits
 from service.adapters.store.replica_wait import ReplicaWait
 from service.adapters.store.scripts import Scripts
+from service.core.ports.records import RunnerLimits
 
 
 class RedisGames:

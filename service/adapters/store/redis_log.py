@@ -9,10 +9,18 @@ from typing import Any, NoReturn
 
 import msgspec
 
-from service.adapters.store.command_keys import command_key
 from service.adapters.store.damage import checked_view, contiguous_events, game_absent
-from service.adapters.store.ports import GameExists
-from service.adapters.store.records import (
+from service.adapters.store.redis_base import RedisGames
+from service.adapters.store.redis_records import (
+    checked_received,
+    is_inbox_id,
+    stored_event,
+    text,
+)
+from service.adapters.store.script_batch import ScriptBatch
+from service.core.ports.command_keys import command_key
+from service.core.ports.event_store import GameExists
+from service.core.ports.records import (
     NO_INBOX_ID,
     RECORD_DECODER,
     Accepted,
@@ -26,14 +34,6 @@ from service.adapters.store.records import (
     SubmitResult,
     Throttled,
 )
-from service.adapters.store.redis_base import RedisGames
-from service.adapters.store.redis_records import (
-    checked_received,
-    is_inbox_id,
-    stored_event,
-    text,
-)
-from service.adapters.store.script_batch import ScriptBatch
 from service.shared.errors import Conflict, GameDamaged
 
 

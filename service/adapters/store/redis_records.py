@@ -1,11 +1,11 @@
 """Decoding what Redis replies about a game: stream entries as events and commands, the
-drain scripts' replies as turns and taken games."""
+drain scripts' replies as opened lease rounds and taken games."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from service.adapters.store.records import GameMeta, Head, ReceivedCommand, StoredEvent, Turn
+from service.core.ports.records import GameMeta, GameRound, Head, ReceivedCommand, StoredEvent
 from service.shared.errors import GameDamaged
 
 
@@ -65,8 +65,8 @@ def popped_games(reply: Any) -> list[str]:
     return [] if reply is None else [text(member) for member, _ in reply[1]]
 
 
-def opened_turn(reply: list[Any]) -> Turn | None:
-    """An opened turn from the open_turn script's reply; None when held or missing."""
+def opened_round(reply: list[Any]) -> GameRound | None:
+    """An opened lease round from the open_round script's reply; None when held or missing."""
     if reply[0] != b"ok":
         return None
     _, token, version, chain, cursor, status, commands, events, facts = reply
@@ -75,7 +75,7 @@ def opened_turn(reply: list[Any]) -> Turn | None:
     if facts:
         game, rules, seats, created, seed = facts
         meta = GameMeta(text(game), text(rules), int(seats), text(created))
-    return Turn(
+    return GameRound(
         lease=int(token),
         head=head,
         commands=[received_command(entry_id, entry_fields(flat)) for entry_id, flat in commands],

@@ -9,7 +9,10 @@ from typing import Any
 
 from redis.exceptions import ResponseError
 
-from service.adapters.store.ports import (
+from service.adapters.store.redis_records import opened_round, popped_games, text
+from service.adapters.store.redis_shard_takes import RedisShardTakes
+from service.adapters.store.scripts import ScriptCall
+from service.core.ports.event_store import (
     AlreadyDecided,
     CommitFailed,
     CommitOutcome,
@@ -17,17 +20,14 @@ from service.adapters.store.ports import (
     LeaseLost,
     VersionConflict,
 )
-from service.adapters.store.records import (
+from service.core.ports.records import (
     RECORD_ENCODER,
     Batch,
     Committed,
+    GameRound,
     Head,
-    Turn,
-    TurnRequest,
+    RoundRequest,
 )
-from service.adapters.store.redis_records import opened_turn, popped_games, text
-from service.adapters.store.redis_shard_takes import RedisShardTakes
-from service.adapters.store.scripts import ScriptCall
 
 
 class RedisDrainRounds(RedisShardTakes):
@@ -48,7 +48,7 @@ class RedisDrainRounds(RedisShardTakes):
             return outcome.head
         raise outcome
 
-    async def commit_turns(self, batches: Sequence[tuple[str, Batch]]) -> list[CommitOutcome]:
+    async def commit_round(self, batches: Sequence[tuple[str, Batch]]) -> list[CommitOutcome]:
         """Commit, release and notify each game of a round, all in one round trip."""
         calls, failed = self._round_calls(batches)
         replies = await self.scripts.run_all(calls, keep_errors=True)
@@ -56,7 +56,7 @@ class RedisDrainRounds(RedisShardTakes):
         await self._put_back(list(zip((game_id for game_id, _ in batches), outcomes, strict=True)))
         return outcomes
 
-    async def commit_turns_then_take(
+    async def commit_round_then_take(
         self, batches: Sequence[tuple[str, Batch]], runner_job_id: str, count: int, wait_s: float
     ) -> tuple[list[CommitOutcome], list[str]]:
         """Commit the round, then take the runner's next games (BZMPOP when waiting), all in
@@ -200,9 +200,9 @@ class RedisDrainRounds(RedisShardTakes):
             return VersionConflict(game_id, batch.expected_version, int(reply[1]))
         return AlreadyDecided(game_id, text(reply[1]))
 
-    async def open_turns(
-        self, requests: Sequence[TurnRequest], ttl_ms: int, limit: int
-    ) -> list[Turn | None]:
+    async def open_round(
+        self, requests: Sequence[RoundRequest], ttl_ms: int, limit: int
+    ) -> list[GameRound | None]:
         """Open each game of a round (lease, head, commands, missing events) in one round
         trip; None in a game's place when it is leased elsewhere or does not exist."""
         calls: list[ScriptCall] = []
@@ -210,9 +210,9 @@ class RedisDrainRounds(RedisShardTakes):
             keys = self.keys(request.game_id)
             script_keys = [keys.lease, keys.fence, keys.meta, keys.inbox, keys.events, keys.secret]
             calls.append(
-                (self.scripts.open_turn, script_keys, [ttl_ms, limit, request.known_version])
+                (self.scripts.open_round, script_keys, [ttl_ms, limit, request.known_version])
             )
-        return [opened_turn(reply) for reply in await self.scripts.run_all(calls)]
+        return [opened_round(reply) for reply in await self.scripts.run_all(calls)]
 
     async def release_lease(self, game_id: str, token: int) -> bool:
         """Give the lease back if `token` holds it; re-mark the game ready if commands wait."""
@@ -235,7 +235,7 @@ class RedisDrainRounds(RedisShardTakes):
     ) -> list[str]:
         """Up to `count` games waiting longest, taken off the ready set, waiting up to
         `wait_s` for one when none is ready; renews the runner's slot."""
-        _, taken = await self.commit_turns_then_take([], runner_job_id, count, wait_s)
+        _, taken = await self.commit_round_then_take([], runner_job_id, count, wait_s)
         return taken
 
     def _take_call(self, runner_job_id: str, count: int) -> ScriptCall:

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import redis.exceptions
+from redis import Redis as SyncRedis
+
 from service.adapters.store.redis_log import RedisEventLog
 from service.adapters.store.redis_rounds import RedisDrainRounds
 
@@ -31,5 +34,25 @@ def redis_version_problem(server_info: dict[str, Any]) -> str | None:
     return None
 
 
+def redis_version_problem_at(url: str) -> str | None:
+    """`redis_version_problem` of the Redis at `url`; None when it does not answer yet."""
+    client = SyncRedis.from_url(url)
+    try:
+        return redis_version_problem(client.info("server"))
+    except redis.exceptions.RedisError:
+        return None
+    finally:
+        client.close()
+
+
 class RedisEventStore(RedisEventLog, RedisDrainRounds):
     """Every store port on one Redis server (or cluster slot per game), keys under `prefix`."""
+
+    async def token_hashes(self, game_id: str) -> dict[int, bytes]:
+        """Each taken seat's token hash, as stored."""
+        stored: Any = await self.redis.hgetall(self.keys(game_id).seats)
+        return {int(seat): digest for seat, digest in stored.items()}
+
+    async def holds(self, game_id: str) -> bool:
+        """Whether the game's meta record is in Redis."""
+        return bool(await self.redis.exists(self.keys(game_id).meta))

@@ -34,7 +34,7 @@ class Scripts:
         self.create = self._register(redis, "create")
         self.submit = self._register(redis, "submit")
         self.commit = self._register(redis, "commit")
-        self.open_turn = self._register(redis, "open_turn")
+        self.open_round = self._register(redis, "open_round")
         self.release_lease = self._register(redis, "release_lease")
         self.wake = self._register(redis, "wake")
         self.runner_take = self._register(redis, "runner_take")

@@ -7,8 +7,6 @@ from events; seat token hashes and the pending index are the only other state.
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from redis.asyncio import Redis
@@ -18,11 +16,8 @@ from service.adapters.store.damage import game_absent
 from service.adapters.store.drain_shards import DEFAULT_DRAIN_SHARDS, DrainShards
 from service.adapters.store.keys import GameKeys, lobby_key
 from service.adapters.store.scripts import Scripts
+from service.core.ports.seats import SeatsFull
 from service.shared.errors import Conflict, GameDamaged, InvalidInput, RetryLater
-
-
-class SeatsFull(Conflict):
-    """Every seat of the game is taken."""
 
 
 async def refuse_seat(
@@ -105,64 +100,6 @@ class Seats:
         """Each taken seat's token hash."""
         stored: Any = await self.redis.hgetall(GameKeys(self.prefix, game_id).seats)
         return {int(seat): digest for seat, digest in stored.items()}
-
-
-class KnownTokens:
-    """Seat token hashes already read, per game, so most authentications skip Redis.
-
-    A taken seat's token hash never changes (only a player's seat, `p:<id>`, is ever given
-    back, and players are not authenticated through here), so a match here is as good as one
-    read now; a miss reads the seats again, since a seat may have been taken
-    since. Misses are not cached: a wrong token always costs its read.
-    """
-
-    def __init__(self, read: Callable[[str], Awaitable[dict[int, bytes]]], size: int) -> None:
-        self._read = read  # a game's token hashes by seat, as stored now
-        self._size = size
-        self._games: OrderedDict[str, dict[int, bytes]] = OrderedDict()
-
-    async def seat_of(self, game_id: str, matches: Callable[[bytes], bool]) -> int | None:
-        """The seat whose stored token hash `matches` (a constant-time check), or None."""
-        known = self._games.get(game_id)
-        if known is not None and (seat := _matching_seat(known, matches)) is not None:
-            self._games.move_to_end(game_id)
-            return seat
-        known = await self._read(game_id)
-        self._games[game_id] = known
-        self._games.move_to_end(game_id)
-        while len(self._games) > self._size:
-            self._games.popitem(last=False)
-        return _matching_seat(known, matches)
-
-
-def _matching_seat(hashes: dict[int, bytes], matches: Callable[[bytes], bool]) -> int | None:
-    # Check every seat without stopping early: the time taken does not tell which matched.
-    found = None
-    for seat, stored in hashes.items():
-        if matches(stored):
-            found = seat
-    return found
-
-
-def view_field(fmt: str, seat: int | None) -> str:
-    """The views-hash field of one encoding of one seat's (or the public, `p`) view."""
-    return f"{fmt}:{'p' if seat is None else seat}"
-
-
-# Fields that ride with a commit's views to its notification but are never stored: the
-# version the commit's events follow, and each viewer's records of those events.
-LIVE_PREFIX = "live:"
-LIVE_AFTER_FIELD = "live:after"
-
-
-def live_events_field(seat: int | None) -> str:
-    """The notification field of one seat's (or the public, `p`) records of a commit's events."""
-    return f"{LIVE_PREFIX}{'p' if seat is None else seat}"
-
-
-def live_turn_field(seat: int | None) -> str:
-    """The notification field of one seat's (or the public, `p`) turn after a commit, in JSON."""
-    return f"{LIVE_PREFIX}turn:{'p' if seat is None else seat}"
 
 
 class Views:

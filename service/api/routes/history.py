@@ -1,7 +1,7 @@
 """History: replay a game at any version, audit any move, check that the draws were fair.
 
 Reads need no token; with a seat's token the caller is that seat. While the game is in
-progress a caller sees only what live play shows it (service.read.history.disclosure); once the
+progress a caller sees only what live play shows it (service.history.disclosure); once the
 game is over, everything. Each record is read on the event loop and decoded, replayed or
 audited in the history gate's threads (`..history_gate`): history load never holds up moves.
 """
@@ -17,12 +17,12 @@ from litestar.params import FromPath, QueryParameter
 
 from contracts.history import AuditReport, FairnessReport, ReplayFrame
 from service.facade.skald import Skald
-from service.read.history.audit import audit_command, audit_version
-from service.read.history.disclosure import Audience
-from service.read.history.fairness import fairness_report
-from service.read.history.loading import StoredGame
-from service.read.history.record import decode_history
-from service.read.history.replay import replay_frame
+from service.history.audit import audit_command, audit_version
+from service.history.disclosure import Audience
+from service.history.fairness import fairness_report
+from service.history.loading import StoredGame
+from service.history.record import decode_history
+from service.history.replay import replay_frame
 
 from ..auth import optional_seat
 from ..docs import OPTIONAL_SEAT_TOKEN, problems

@@ -21,7 +21,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from contracts.live import StreamTicket
 from contracts.notifications import FeedEntry, NotificationPage
-from service.adapters.notification_feed import encode_notification
+from service.core.ports.notifications import encode_notification
 from service.facade.notification_side import CURSOR, NotificationSide, checked_cursor
 from service.facade.skald import Skald
 from service.facade.token_sessions import TokenSession

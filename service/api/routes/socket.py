@@ -23,8 +23,8 @@ from litestar.exceptions import WebSocketDisconnect
 from litestar.params import FromPath
 
 from contracts.api import CommandOutcome
-from service.adapters.notifications import Update
 from service.adapters.redis_outage import is_outage
+from service.core.ports.notifier import Update
 from service.facade.holder import FacadeHolder
 from service.facade.live import LiveFeed
 from service.facade.skald import Skald

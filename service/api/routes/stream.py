@@ -30,7 +30,7 @@ from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from contracts.live import StreamTicket
-from service.adapters.notifications import Update
+from service.core.ports.notifier import Update
 from service.facade.live import LiveFeed, LiveMessage
 from service.facade.skald import Skald
 from service.shared.errors import InvalidInput, ServiceError, Unavailable

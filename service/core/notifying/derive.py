@@ -30,10 +30,10 @@ from contracts.stream import (
     TurnClocks,
 )
 from domain.table import Table, evolve
-from service.adapters.notification_feed import Reminder
-from service.adapters.store.records import StoredEvent
 from service.core.codec import GameCodec
 from service.core.game_cache import GameCache
+from service.core.ports.notifications import Reminder
+from service.core.ports.records import StoredEvent
 
 HOUR_MS = 3_600_000
 FIVE_MINUTES_MS = 300_000

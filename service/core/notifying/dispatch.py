@@ -28,10 +28,10 @@ import structlog
 
 from contracts.notifications import Notification
 from contracts.webhooks import DeadLetter, Endpoint, WebhookBody
-from service.adapters.notification_feed import Presence, decode_notification
-from service.adapters.webhook_http import DeliveryFailed, HttpxPoster, Poster
-from service.adapters.webhooks import Delivery, PairOutcome, WebhookStore
+from service.adapters.webhook_http import HttpxPoster
 from service.core.notifying.signing import headers
+from service.core.ports.notifications import Presence, decode_notification
+from service.core.ports.webhooks import Delivery, DeliveryFailed, PairOutcome, Poster, WebhookStore
 
 log = structlog.get_logger("skald.webhooks")
 

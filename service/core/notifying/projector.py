@@ -25,20 +25,8 @@ import structlog
 
 from contracts.notifications import Notification, NotificationKind
 from domain.table import Table
-from service.adapters.notification_feed import (
-    GameFacts,
-    NotificationFeed,
-    NotifiedCursors,
-    NotifyMarks,
-    Reminder,
-    Reminders,
-    encode_notification,
-)
-from service.adapters.notify_survey import MarkedGame, NotifySurvey
+from service.adapters.notification_feed import NotificationFeed
 from service.adapters.redis_clients import is_cluster
-from service.adapters.store.command_keys import split_key
-from service.adapters.store.players import PLAYER_SEAT_PREFIX
-from service.adapters.store.ports import CommandStore
 from service.adapters.webhooks import WebhookStore
 from service.core.codec import codec_for
 from service.core.notifying.derive import (
@@ -49,6 +37,19 @@ from service.core.notifying.derive import (
     follow,
     notify,
 )
+from service.core.ports.command_keys import split_key
+from service.core.ports.event_store import CommandStore
+from service.core.ports.notifications import (
+    GameFacts,
+    MarkedGame,
+    NotifiedCursors,
+    NotifyMarks,
+    NotifySurvey,
+    Reminder,
+    Reminders,
+    encode_notification,
+)
+from service.core.ports.players import PLAYER_SEAT_PREFIX
 
 log = structlog.get_logger("skald.notify")
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from service.adapters.store.players import Players
 from service.core.notifying.projector import NotificationProjector
+from service.core.ports.players import Players
 
 
 @dataclass(frozen=True)

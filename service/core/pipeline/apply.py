@@ -25,17 +25,17 @@ from domain.table import (
     Undecodable,
     decide,
 )
-from service.adapters.store.records import (
+from service.core.codec import GameCodec
+from service.core.pipeline.chain import links
+from service.core.pipeline.lifecycle import decode_system
+from service.core.pipeline.session import GameSession
+from service.core.ports.records import (
     RECORD_ENCODER,
     CommandRecord,
     Decided,
     NewEvent,
     ReceivedCommand,
 )
-from service.core.codec import GameCodec
-from service.core.pipeline.chain import links
-from service.core.pipeline.lifecycle import decode_system
-from service.core.pipeline.session import GameSession
 
 log = structlog.get_logger("skald.pipeline")
 

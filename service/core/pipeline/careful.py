@@ -8,27 +8,27 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 import structlog
-from redis.exceptions import RedisError
 
-from service.adapters.notifications import Publisher
-from service.adapters.store.deadlines import Deadlines
-from service.adapters.store.ports import (
+from service.core.pipeline.round_plan import DrainReport, drop_deadlines, plan_round
+from service.core.pipeline.session import GameSession, SessionCache, load_session
+from service.core.ports.deadlines import Deadlines
+from service.core.ports.event_store import (
     AlreadyDecided,
     DrainStore,
     GameMissing,
     LeaseLost,
     VersionConflict,
 )
-from service.adapters.store.records import Batch, CommandRecord, Decided, ReceivedCommand, Turn
-from service.adapters.store.side import Lobby
-from service.core.pipeline.session import GameSession, SessionCache, load_session
-from service.core.pipeline.turn_plan import DrainReport, drop_deadlines, plan_turn
+from service.core.ports.failures import store_errors
+from service.core.ports.notifier import Publisher
+from service.core.ports.records import Batch, CommandRecord, Decided, GameRound, ReceivedCommand
+from service.core.ports.seats import Lobby
 
 log = structlog.get_logger("skald.worker")
 
 
 class OneAtATime:
-    """Decides a turn's commands one by one after its batch failed as a whole."""
+    """Decides a game's round of commands one by one after its batch failed as a whole."""
 
     def __init__(
         self,
@@ -48,23 +48,23 @@ class OneAtATime:
         self.cache = cache
         self.lease_ttl_ms = lease_ttl_ms
 
-    async def run(self, game_id: str, turn: Turn) -> DrainReport:
-        """Decide and commit a turn's commands one by one after its batch failed as a whole;
+    async def run(self, game_id: str, game_round: GameRound) -> DrainReport:
+        """Decide and commit the round's commands one by one after its batch failed as a whole;
         a command whose own step fails (rules, projection, store) is refused with
         `command.internal_error`, and the game goes on to the next."""
-        lease, decided = turn.lease, 0
+        lease, decided = game_round.lease, 0
         session = await self._fresh_session(game_id)
         resting = False
         try:
-            for received in turn.commands:
+            for received in game_round.commands:
                 if session is not None:
                     try:
-                        entry = await plan_turn(
+                        entry = await plan_round(
                             self.store,
                             self.lease_ttl_ms,
                             game_id,
                             session,
-                            turn,
+                            game_round,
                             [received],
                             self.deadlines,
                         )
@@ -85,7 +85,7 @@ class OneAtATime:
                         continue
                 try:
                     refused = await self._refuse(game_id, lease, received)
-                except RedisError:
+                except store_errors():
                     raise
                 except Exception:
                     log.exception("drain_game_resting", game_id=game_id, lease_ms=self.lease_ttl_ms)
@@ -111,7 +111,7 @@ class OneAtATime:
         events, or its game is not installed here)."""
         try:
             return await load_session(self.store, game_id)
-        except RedisError:
+        except store_errors():
             raise
         except Exception:
             log.exception("drain_load_failed", game_id=game_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
-from service.adapters.store.records import StoredEvent
+from service.core.ports.records import StoredEvent
 
 
 def genesis(game_id: str) -> bytes:

@@ -12,9 +12,9 @@ from domain.chance import Chance, commitment
 from domain.engine import fold
 from domain.errors import IllegalCommand
 from domain.table.clocks import first_clocks, new_deadlines, next_clocks
-from service.adapters.store.records import GameMeta, NewEvent
 from service.core.codec import GameCodec
 from service.core.pipeline.chain import genesis, link
+from service.core.ports.records import GameMeta, NewEvent
 from service.shared.errors import InvalidInput
 
 

@@ -17,10 +17,10 @@ import structlog
 
 from contracts.system import TimeOut
 from domain.table import timeout_id
-from service.adapters.rq_scheduler import DrainScheduler
-from service.adapters.store.deadlines import Deadlines, DueDeadline
-from service.adapters.store.ports import CommandStore, GameMissing
 from service.core.pipeline.lifecycle import queue_system
+from service.core.ports.deadlines import Deadlines, DueDeadline
+from service.core.ports.event_store import CommandStore, GameMissing
+from service.core.ports.scheduling import DrainScheduler
 from service.shared.errors import ServiceError
 
 log = structlog.get_logger("skald.deadlines")

@@ -1,10 +1,11 @@
-"""A drain round: a runner's turn at several ready games at once, in two Redis round trips.
+"""A drain round: a runner opens a lease round on several ready games at once and decides them,
+in two Redis round trips.
 
-`open_turns` takes each game's lease and reads its head, its waiting commands and whatever
+`open_round` takes each game's lease and reads its head, its waiting commands and whatever
 events the worker's cached state lacks; each game's batch is then decided and projected;
-`commit_turns` appends every batch with its projections, gives each lease back (putting the
+`commit_round` appends every batch with its projections, gives each lease back (putting the
 game back in the ready set if more waits) and notifies each game's listeners, one atomic step
-per game. Round trips, not rules, were the cost of a turn (docs/benchmarks.md): a round pays
+per game. Round trips, not rules, were the cost of a game's round (docs/benchmarks.md): a round pays
 two of them for all its games.
 
 One batch per game per round: busy games do not starve quiet ones, and each batch re-reads
@@ -18,31 +19,32 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
 import structlog
-from redis.exceptions import RedisError
 
-from service.adapters.notification_feed import NotifyMarks
-from service.adapters.notifications import Publisher
-from service.adapters.store.deadlines import Deadlines
-from service.adapters.store.ports import (
-    CommitFailed,
-    DrainStore,
-)
-from service.adapters.store.records import (
-    Committed,
-    Turn,
-    TurnRequest,
-)
-from service.adapters.store.side import Lobby, Views
 from service.core.pipeline.apply import BatchPlan
 from service.core.pipeline.careful import OneAtATime
-from service.core.pipeline.session import GameSession, SessionCache, load_session
-from service.core.pipeline.turn_plan import (
+from service.core.pipeline.round_plan import (
     DrainReport,
     Planned,
     drop_round_deadlines,
-    plan_turn,
+    plan_round,
     views_of,
 )
+from service.core.pipeline.session import GameSession, SessionCache, load_session
+from service.core.ports.deadlines import Deadlines
+from service.core.ports.event_store import (
+    CommitFailed,
+    DrainStore,
+)
+from service.core.ports.failures import store_errors
+from service.core.ports.notifications import NotifyMarks
+from service.core.ports.notifier import Publisher
+from service.core.ports.records import (
+    Committed,
+    GameRound,
+    RoundRequest,
+)
+from service.core.ports.seats import Lobby
+from service.core.ports.views import Views
 
 log = structlog.get_logger("skald.worker")
 
@@ -110,13 +112,17 @@ class Drainer:
         takes (waiting if need be) the runner's next games, in the same round trip.
         """
         cached = {game_id: self.cache.take(game_id) for game_id in game_ids}
-        requests = [TurnRequest(game_id, _known_version(cached[game_id])) for game_id in game_ids]
-        turns = await self.store.open_turns(requests, self.lease_ttl_ms, self.batch_size)
-        # Leases this round holds until each game's turn is over: whatever happens to the
+        requests = [RoundRequest(game_id, _known_version(cached[game_id])) for game_id in game_ids]
+        rounds = await self.store.open_round(requests, self.lease_ttl_ms, self.batch_size)
+        # Leases this round holds until each game's part of it is over: whatever happens to the
         # round, they are given back before it ends, never left to expire.
-        held = {g: turn.lease for g, turn in zip(game_ids, turns, strict=True) if turn is not None}
+        held = {
+            g: game_round.lease
+            for g, game_round in zip(game_ids, rounds, strict=True)
+            if game_round is not None
+        }
         try:
-            return await self._round(game_ids, cached, turns, held, then_take)
+            return await self._round(game_ids, cached, rounds, held, then_take)
         finally:
             for game_id, lease in held.items():
                 await self._let_go(game_id, lease)
@@ -125,33 +131,33 @@ class Drainer:
         self,
         game_ids: list[str],
         cached: dict[str, GameSession | None],
-        turns: list[Turn | None],
+        rounds: list[GameRound | None],
         held: dict[str, int],
         then_take: NextTake | None,
     ) -> Round:
         reports: dict[str, DrainReport] = {}
         planned: dict[str, Planned] = {}
-        careful: dict[str, Turn] = {}  # games to go through one command at a time
-        for game_id, turn in zip(game_ids, turns, strict=True):
+        careful: dict[str, GameRound] = {}  # games to go through one command at a time
+        for game_id, game_round in zip(game_ids, rounds, strict=True):
             session = cached[game_id]
-            if turn is None:
+            if game_round is None:
                 if session is not None:
                     self.cache.put(session)
                 reports[game_id] = DrainReport(game_id, "busy")
                 continue
             try:
                 # Its deadlines are indexed below with the round's, in one call.
-                entry = await plan_turn(
-                    self.store, self.lease_ttl_ms, game_id, session, turn, None, None
+                entry = await plan_round(
+                    self.store, self.lease_ttl_ms, game_id, session, game_round, None, None
                 )
             except Exception:
                 log.exception("drain_plan_failed", game_id=game_id)
-                careful[game_id] = turn
+                careful[game_id] = game_round
                 continue
             if entry.plan.events and not entry.plan.state_trusted:
                 # The rules failed after earlier commands of the batch moved the state: those
                 # go again one at a time, each checked and projected before it is committed.
-                careful[game_id] = turn
+                careful[game_id] = game_round
                 continue
             planned[game_id] = entry
         batches = [(game_id, entry.batch) for game_id, entry in planned.items()]
@@ -164,12 +170,12 @@ class Drainer:
         waited = False
         sent = time.perf_counter()
         if then_take is None:
-            outcomes = await self.store.commit_turns(batches)
+            outcomes = await self.store.commit_round(batches)
         else:
             # The outcomes come back once the take returns: a round with work to do after its
             # commit takes only the games ready now, and the runner waits afterwards.
             waited = not careful and not any(entry.follow_up for entry in planned.values())
-            outcomes, taken = await self.store.commit_turns_then_take(
+            outcomes, taken = await self.store.commit_round_then_take(
                 batches,
                 then_take.runner_job_id,
                 then_take.count,
@@ -178,23 +184,23 @@ class Drainer:
         for (game_id, entry), outcome in zip(planned.items(), outcomes, strict=True):
             if isinstance(outcome, CommitFailed):
                 log.error("drain_commit_failed", game_id=game_id, reason=outcome.message)
-                careful[game_id] = entry.turn
+                careful[game_id] = entry.game_round
                 continue
             if isinstance(outcome, Committed):
                 held.pop(game_id, None)  # the commit gave the lease back
             try:
                 reports[game_id] = await self._finish(game_id, entry, outcome, sent, committed)
-            except RedisError:
+            except store_errors():
                 raise
-            except Exception:  # after its commit: the game's turn is over all the same
+            except Exception:  # after its commit: the game's round is over all the same
                 log.exception("drain_finish_failed", game_id=game_id)
                 reports[game_id] = DrainReport(game_id, "applied", len(entry.plan.decided))
             held.pop(game_id, None)
         await drop_round_deadlines(self.deadlines, committed)
-        for game_id, turn in careful.items():
+        for game_id, game_round in careful.items():
             try:
-                reports[game_id] = await self.careful.run(game_id, turn)
-            except RedisError:
+                reports[game_id] = await self.careful.run(game_id, game_round)
+            except store_errors():
                 raise
             except Exception:  # its lease is given back below, with the round's
                 log.exception("drain_careful_failed", game_id=game_id)
@@ -214,12 +220,12 @@ class Drainer:
         moved = [report.game_id for report in reports if report.status == "applied"]
         try:
             await self.marks.mark(moved)
-        except RedisError as exc:
+        except store_errors() as exc:
             log.warning("notify_mark_failed", games=len(moved), error=repr(exc))
 
     async def _let_go(self, game_id: str, lease: int) -> None:
-        """Give back the lease of a game whose turn the round did not finish (it failed)."""
-        self.cache.take(game_id)  # its session may be half-way through the failed turn
+        """Give back the lease of a game whose part the round did not finish (it failed)."""
+        self.cache.take(game_id)  # its session may be half-way through the failed round
         try:
             await self.store.release_lease(game_id, lease)
         except Exception:  # Redis is gone too: the lease expires on its own
@@ -234,7 +240,7 @@ class Drainer:
         committed: list[tuple[str, BatchPlan]],
     ) -> DrainReport:
         """Keep the advanced session if the batch was committed (noting it in `committed`,
-        whose ended deadlines the round drops); report the game's turn."""
+        whose ended deadlines the round drops); report the game's round."""
         plan, session = entry.plan, entry.session
         if not isinstance(outcome, Committed):
             # Someone else writes this game now; nothing of this batch was written and the
@@ -302,5 +308,5 @@ class Drainer:
 
 
 def _known_version(cached: GameSession | None) -> int:
-    """What a turn request says the worker has: its cached version, or 0 for nothing."""
+    """What a round request says the worker has: its cached version, or 0 for nothing."""
     return 0 if cached is None else cached.version

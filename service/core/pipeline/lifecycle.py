@@ -7,9 +7,9 @@ import msgspec
 
 from contracts.system import SystemCommand
 from domain.table import SYSTEM_SEAT, Undecodable
-from service.adapters.rq_scheduler import DrainScheduler
-from service.adapters.store.ports import CommandStore
-from service.adapters.store.records import Accepted, ReceivedCommand
+from service.core.ports.event_store import CommandStore
+from service.core.ports.records import Accepted, ReceivedCommand
+from service.core.ports.scheduling import DrainScheduler
 
 _decoder: msgspec.json.Decoder[SystemCommand] = msgspec.json.Decoder(SystemCommand)
 _encoder = msgspec.json.Encoder()

@@ -14,10 +14,10 @@ import structlog
 
 from contracts.system import CancelGame
 from domain.table import CANCEL_ID
-from service.adapters.rq_scheduler import DrainScheduler
-from service.adapters.store.open_rooms import OpenRooms
-from service.adapters.store.ports import CommandStore
 from service.core.pipeline.lifecycle import queue_system
+from service.core.ports.event_store import CommandStore
+from service.core.ports.players import OpenRooms
+from service.core.ports.scheduling import DrainScheduler
 
 log = structlog.get_logger("skald.sweeper")
 

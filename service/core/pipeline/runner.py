@@ -32,9 +32,9 @@ from dataclasses import dataclass
 
 import structlog
 
-from service.adapters.rq_scheduler import DrainScheduler
-from service.adapters.store.ports import DrainRounds
 from service.core.pipeline.drain import Drainer, NextTake
+from service.core.ports.event_store import DrainRounds
+from service.core.ports.scheduling import DrainScheduler
 from service.shared.settings import Settings
 
 log = structlog.get_logger("skald.worker")
@@ -51,7 +51,7 @@ class RunnerReport:
 
     job_id: str
     rounds: int = 0
-    turns: int = 0  # games taken from the ready set
+    games: int = 0  # games taken from the ready set
     commands: int = 0
     successor: str | None = None  # the job it handed its slot to
     failed: bool = False  # a round crashed (its leases were given back) and the runner ended
@@ -113,8 +113,8 @@ class DrainRunner:
                 # same round trip, unless this round is the runner's last.
                 drained = await self.drainer.drain_round(game_ids, None if last else next_take)
                 report.rounds += 1
-                report.turns += len(drained.reports)
-                report.commands += sum(turn.commands for turn in drained.reports)
+                report.games += len(drained.reports)
+                report.commands += sum(game.commands for game in drained.reports)
                 if last:
                     out_of_time = report.rounds != self.max_rounds  # the successor carries on
                     break

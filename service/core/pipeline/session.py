@@ -12,10 +12,10 @@ from typing import Any
 
 from domain.engine import Game
 from domain.table import Table, evolve
-from service.adapters.store.ports import EventLog, GameMissing
-from service.adapters.store.records import GameMeta, Head, StoredEvent
 from service.core.codec import GameCodec, codec_for
 from service.core.game_cache import GameCache
+from service.core.ports.event_store import EventLog, GameMissing
+from service.core.ports.records import GameMeta, Head, StoredEvent
 
 
 class GameSession:

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import structlog
 
-from service.adapters.rq_scheduler import DrainScheduler
-from service.adapters.store.ports import SweptStore
-from service.adapters.store.side import PendingIndex
+from service.core.ports.event_store import SweptStore
+from service.core.ports.scheduling import DrainScheduler
+from service.core.ports.seats import PendingIndex
 
 log = structlog.get_logger("skald.sweeper")
 

@@ -15,9 +15,9 @@ from contracts.stream import (
     SeatForfeited,
     SeatResigned,
 )
-from service.adapters.store.command_keys import split_key
-from service.adapters.store.ports import EventLog, GameMissing
 from service.core.codec import codec_for, is_meta_event
+from service.core.ports.command_keys import split_key
+from service.core.ports.event_store import EventLog, GameMissing
 from service.core.ratings.results import RatedResult, rated_result, seat_players
 from service.core.ratings.variants import variant_of
 

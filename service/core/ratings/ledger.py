@@ -16,7 +16,7 @@ import msgspec
 import structlog
 
 from contracts.ratings import RatingChange
-from service.adapters.ratings.store import Folded, RatingsStore, SeatUpdate
+from service.core.ports.ratings import Folded, RatingsLog, SeatUpdate
 from service.core.ratings.finished import FinishedGame, GameRecords, read_finished
 from service.core.ratings.openskill_fold import (
     STANDING_DECODER,
@@ -46,7 +46,7 @@ class LedgerReport:
 class RatingLedger:
     """Logs finished games' results (read from `records`) and folds them (in `store`)."""
 
-    def __init__(self, records: GameRecords, store: RatingsStore) -> None:
+    def __init__(self, records: GameRecords, store: RatingsLog) -> None:
         self.records = records
         self.store = store
 

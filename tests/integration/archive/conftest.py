@@ -12,9 +12,9 @@ from urllib.parse import quote
 import psycopg
 import pytest
 
-from service.adapters.archive.archive_store import ArchiveStore
 from service.adapters.archive.directory_archive import DirectoryArchive
 from service.adapters.archive.postgres_archive import PostgresArchive
+from service.core.ports.archive import ArchiveStore
 
 PG_URL = os.environ.get("SKALD_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
 

@@ -13,7 +13,7 @@ import msgspec
 import pytest
 
 from service import bootstrap
-from service.adapters.archive.archive_store import ArchiveUnavailable
+from service.core.ports.archive import ArchiveUnavailable
 from tests.fakes.race import RaceGame
 from tests.integration.archive.conftest import PG_URL, with_schema
 from tests.integration.archive.test_cold_storage import (

@@ -13,7 +13,7 @@ import pytest
 from service import bootstrap
 from service.cli import main
 from service.facade.skald import Skald
-from service.read.history.disclosure import OPERATOR
+from service.history.disclosure import OPERATOR
 from service.shared.settings import ENV_PREFIX, Settings
 from tests.fakes.race import race_config
 from tests.integration.conftest import Workers

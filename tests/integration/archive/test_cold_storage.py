@@ -13,15 +13,15 @@ from contracts.system import Resign
 from domain.games import get_game
 from domain.table import SYSTEM_SEAT, resign_id
 from service import bootstrap
-from service.adapters.archive.archive_record import ArchivedEvent, decode_archive, encode_archive
-from service.adapters.archive.archive_store import ArchiveStore, ArchiveUnavailable
 from service.adapters.archive.directory_archive import DirectoryArchive
 from service.core.archiving import Archiver
 from service.core.pipeline.lifecycle import queue_system
-from service.read.archived_games import ArchiveBackedStore, GameOver
-from service.read.history.audit import audit_version
-from service.read.history.disclosure import OPERATOR, SPECTATOR
-from service.read.history.replay import replay_frame
+from service.core.ports.archive import ArchiveStore, ArchiveUnavailable
+from service.core.ports.archive_record import ArchivedEvent, decode_archive, encode_archive
+from service.history.archived_games import ArchiveBackedStore, GameOver
+from service.history.audit import audit_version
+from service.history.disclosure import OPERATOR, SPECTATOR
+from service.history.replay import replay_frame
 from service.shared.errors import GameDamaged
 from tests.fakes.players import play_through_service
 from tests.fakes.race import RaceGame, race_config

@@ -29,7 +29,7 @@ from redis.crc import key_slot
 from service import bootstrap
 from service.adapters.embedded_redis import free_port
 from service.adapters.store.keys import drain_prefix, ready_key
-from service.adapters.store.records import NO_INBOX_ID
+from service.core.ports.records import NO_INBOX_ID
 from service.shared.settings import Settings
 from tests.cluster.local_cluster import LocalCluster
 from tests.fakes.players import ClientBot

@@ -16,14 +16,14 @@ from service import bootstrap
 from service.adapters.notifications import Publisher
 from service.adapters.redis_clients import event_redis
 from service.adapters.store.drain_shards import DrainShards, shard_slot, slot_of
-from service.adapters.store.records import Accepted, TurnRequest
+from service.adapters.store.inspection import RedisKeyInspector
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.side import Lobby, PendingIndex, Views
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
 from service.core.pipeline.sweep import sweep
-from service.read.history.inspection import KeyInspector
+from service.core.ports.records import Accepted, RoundRequest
 from service.shared.settings import Settings
 from tests.cluster.local_cluster import LocalCluster
 from tests.fakes.race import RaceConfig, register_race
@@ -107,7 +107,7 @@ async def test_a_release_puts_a_sharded_game_back_in_the_same_step(
     await create_game(store, game_id)
     await store.submit(game_id, command("c1"), "job-1", 0, 1000)
     assert await store.take_ready("job-1", 16) == [game_id]
-    [turn] = await store.open_turns([TurnRequest(game_id)], 30_000, 10)
+    [turn] = await store.open_round([RoundRequest(game_id)], 30_000, 10)
     assert turn is not None
     woken = no_second_step(store)
 
@@ -161,7 +161,7 @@ async def test_the_sweeper_and_inspection_see_each_shard(store: RedisEventStore)
     report = await sweep(store, pending, scheduler, grace_ms=0)
 
     assert report.woken == 1
-    state = await KeyInspector(store.redis, store.prefix).inspect(game_id)
+    state = await RedisKeyInspector(store.redis, store.prefix).inspect(game_id)
     assert state.ready_since_ms is not None and state.live_runners == 1
 
 

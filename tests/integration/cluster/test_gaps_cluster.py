@@ -12,11 +12,11 @@ import redis
 
 from service import bootstrap
 from service.adapters.redis_clients import event_redis
-from service.adapters.store.records import Accepted, Duplicate, TurnRequest
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.replica_wait import NotReplicated, ReplicaWait
 from service.adapters.store.side import PendingIndex
 from service.core.pipeline.sweep import sweep
+from service.core.ports.records import Accepted, Duplicate, RoundRequest
 from service.shared.settings import Settings
 from tests.cluster.local_cluster import LocalCluster
 from tests.fakes.scheduler import RecordingScheduler
@@ -73,7 +73,7 @@ async def test_a_commit_that_leaves_commands_puts_the_game_back_in_the_ready_slo
     await submit(store, command("c1"))
     await submit(store, command("c2"))
     assert await store.take_ready("job") == ["g1"]
-    [turn] = await store.open_turns([TurnRequest("g1")], 10_000, 1)
+    [turn] = await store.open_round([RoundRequest("g1")], 10_000, 1)
     assert turn is not None and len(turn.commands) == 1
 
     assert await store.release_lease("g1", turn.lease)

@@ -9,9 +9,10 @@ import uuid
 import pytest
 from redis.asyncio import Redis
 
-from service.adapters.notification_feed import NotificationFeed, encode_notification
+from service.adapters.notification_feed import NotificationFeed
 from service.adapters.webhooks import WebhookStore
 from service.core.notifying.derive import notify
+from service.core.ports.notifications import encode_notification
 
 pytestmark = pytest.mark.anyio
 

@@ -14,7 +14,7 @@ from redis.asyncio import Redis
 from service.adapters.store.keys import GameKeys, player_key
 from service.adapters.store.player_seats import PlayerSeats
 from service.adapters.store.scripts import Scripts
-from service.adapters.store.side import SeatsFull
+from service.core.ports.seats import SeatsFull
 from service.shared.errors import Conflict, Forbidden
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]

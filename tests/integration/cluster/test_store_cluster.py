@@ -12,9 +12,10 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis
 
-from service.adapters.notifications import Notifier, Update
+from service.adapters.notifications import Notifier
 from service.adapters.redis_clients import event_redis
 from service.adapters.store.redis_store import RedisEventStore
+from service.core.ports.notifier import Update
 from tests.cluster.local_cluster import LocalCluster
 from tests.unit.service.runner_contract import RunnerContract
 

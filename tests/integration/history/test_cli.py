@@ -12,12 +12,12 @@ import pytest
 
 from contracts.history import AuditReport, GameVerification, ReplayFrame
 from domain.games import get_game
-from service.adapters.store.records import ReceivedCommand
 from service.adapters.store.redis_store import RedisEventStore
-from service.adapters.store.side import view_field
+from service.core.ports.records import ReceivedCommand
+from service.core.ports.views import view_field
 from service.facade.history_side import HistoryService
-from service.read.history.disclosure import OPERATOR
-from service.read.history.replay import replay_frame
+from service.history.disclosure import OPERATOR
+from service.history.replay import replay_frame
 from service.shared.settings import Settings
 from tests.fakes.race import RaceConfig
 from tests.unit.history.playthrough import PlayedGame, play_through_store, seed_of

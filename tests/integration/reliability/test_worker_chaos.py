@@ -23,7 +23,7 @@ import pytest
 
 from contracts.api import CommandOutcome
 from domain.games import unregister
-from service.adapters.store.records import NO_INBOX_ID
+from service.core.ports.records import NO_INBOX_ID
 from service.facade.skald import Skald
 from service.shared.settings import Settings
 from tests.fakes.players import ClientBot

@@ -11,8 +11,8 @@ import jsonpatch
 import msgspec
 import pytest
 
-from service.adapters.notifications import Update
 from service.api.routes import stream
+from service.core.ports.notifier import Update
 from service.facade.live import LiveFeed, view_patch
 
 from .conftest import Api, bearer, turn

@@ -11,7 +11,7 @@ from standardwebhooks import Webhook
 
 from service import bootstrap
 from service.adapters.webhook_hosts import GuardedPoster, PublicOnlyResolver
-from service.adapters.webhook_http import DeliveryFailed
+from service.core.ports.webhooks import DeliveryFailed
 from tests.fakes.resolver import PUBLIC_ADDRESS, TableResolver
 from tests.unit.api.conftest import Api, bearer
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import fakeredis
 import pytest
 
-from service.adapters.store.ports import EventStore
 from service.adapters.store.redis_store import RedisEventStore
+from service.core.ports.event_store import EventStore
 from tests.fakes.race import RaceGame
 
 PREFIX = "hist:"

@@ -22,16 +22,16 @@ from contracts.base import Command, GameConfig
 from domain.bots import RandomBot
 from domain.chance import Chance, draw_below
 from domain.engine import Game, decide
-from service.adapters.store.ports import EventStore
-from service.adapters.store.records import ReceivedCommand
 from service.adapters.store.redis_store import RedisEventStore
 from service.adapters.store.side import Seats
 from service.core.codec import GameCodec, codec_for
 from service.core.pipeline.create import open_game
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.session import SessionCache
+from service.core.ports.event_store import EventStore
+from service.core.ports.records import ReceivedCommand
 from service.core.projections import encode_views
-from tests.fakes.turns import drain_one
+from tests.fakes.rounds import drain_one
 
 CREATED_AT = "2024-05-01T12:00:00+00:00"
 

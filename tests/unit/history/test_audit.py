@@ -11,16 +11,16 @@ from domain.chance import Chance
 from domain.engine import decide
 from domain.errors import IllegalCommand
 from domain.games import get_game
-from service.adapters.store.ports import EventStore
-from service.adapters.store.records import ReceivedCommand
 from service.adapters.store.redis_store import RedisEventStore
+from service.core.ports.event_store import EventStore
+from service.core.ports.records import ReceivedCommand
 from service.facade.history_side import HistoryService
-from service.read.history.audit import audit_command, audit_version
-from service.read.history.disclosure import OPERATOR, SPECTATOR
-from service.read.history.history_errors import CommandNotFound, VersionNotFound
-from service.read.history.replay import received_at
+from service.history.audit import audit_command, audit_version
+from service.history.disclosure import OPERATOR, SPECTATOR
+from service.history.history_errors import CommandNotFound, VersionNotFound
+from service.history.replay import received_at
 from tests.fakes.race import RaceConfig
-from tests.fakes.turns import drain_one
+from tests.fakes.rounds import drain_one
 from tests.unit.history.conftest import PREFIX
 from tests.unit.history.playthrough import PlayedGame, StoreDriver, play_through_store, seed_of
 from tests.unit.history.tamper import edit_events

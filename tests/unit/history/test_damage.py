@@ -6,13 +6,14 @@ import pytest
 
 from domain.games import get_game
 from service import bootstrap
-from service.adapters.store.ports import GameMissing
-from service.adapters.store.records import ReceivedCommand
 from service.adapters.store.redis_store import RedisEventStore
-from service.adapters.store.side import Seats, view_field
+from service.adapters.store.side import Seats
 from service.core.codec import codec_for
+from service.core.ports.event_store import GameMissing
+from service.core.ports.records import ReceivedCommand
+from service.core.ports.views import view_field
 from service.facade.history_side import HistoryService
-from service.read.history.verify import is_quarantined
+from service.history.verify import is_quarantined
 from service.shared.errors import GameDamaged, GameQuarantined
 from service.shared.settings import Settings
 from tests.fakes.race import RaceConfig

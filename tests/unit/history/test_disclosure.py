@@ -16,13 +16,13 @@ import pytest
 from contracts.base import GameConfig
 from domain.chance import Chance
 from domain.games import game_names, get_game
-from service.adapters.store.ports import EventStore
 from service.adapters.store.redis_store import RedisEventStore
+from service.core.ports.event_store import EventStore
 from service.facade.history_side import HistoryService
-from service.read.history.audit import audit_command, audit_version
-from service.read.history.disclosure import OPERATOR, SPECTATOR, Audience
-from service.read.history.record import GameHistory
-from service.read.history.replay import replay_frame
+from service.history.audit import audit_command, audit_version
+from service.history.disclosure import OPERATOR, SPECTATOR, Audience
+from service.history.record import GameHistory
+from service.history.replay import replay_frame
 from service.shared.errors import Forbidden
 from tests.fakes.race import RaceConfig
 from tests.unit.history.conftest import PREFIX

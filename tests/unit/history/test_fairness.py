@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from domain.games import get_game
-from service.adapters.store.ports import EventStore
 from service.adapters.store.redis_store import RedisEventStore
+from service.core.ports.event_store import EventStore
 from service.facade.history_side import HistoryService
 from tests.fakes.race import RaceConfig
 from tests.unit.history.conftest import PREFIX

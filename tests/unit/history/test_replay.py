@@ -12,13 +12,13 @@ from domain.chance import Chance
 from domain.engine import decide
 from domain.errors import IllegalCommand
 from domain.games import game_names, get_game, register
-from service.adapters.store.ports import EventStore, GameMissing
-from service.adapters.store.side import view_field
+from service.core.ports.event_store import EventStore, GameMissing
+from service.core.ports.views import view_field
 from service.core.projections import decode_turn
 from service.facade.history_side import HistoryService
-from service.read.history.disclosure import SPECTATOR
-from service.read.history.history_errors import RulesVersionMismatch, VersionOutOfRange
-from service.read.history.replay import replay_frame
+from service.history.disclosure import SPECTATOR
+from service.history.history_errors import RulesVersionMismatch, VersionOutOfRange
+from service.history.replay import replay_frame
 from tests.fakes.race import RaceConfig, RaceGame
 from tests.unit.history.playthrough import PlayedGame, play_through_store, seed_of
 

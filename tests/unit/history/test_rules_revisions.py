@@ -20,7 +20,7 @@ from service import bootstrap
 from service.adapters.store.redis_store import RedisEventStore
 from service.core.codec import GameCodec
 from service.facade.history_side import HistoryService
-from service.read.history.disclosure import SPECTATOR
+from service.history.disclosure import SPECTATOR
 from service.shared.settings import Settings
 from tests.unit.history.conftest import PREFIX
 from tests.unit.history.playthrough import Sent, StoreDriver, play_through_store, seed_of

@@ -10,12 +10,13 @@ import pytest
 from contracts.history import GameVerification
 from domain.games import get_game
 from service import bootstrap
-from service.adapters.store.records import ReceivedCommand
+from service.adapters.store.catalogue import stored_game_ids
 from service.adapters.store.redis_store import RedisEventStore
-from service.adapters.store.side import Seats, view_field
+from service.adapters.store.side import Seats
 from service.core.codec import codec_for
+from service.core.ports.records import ReceivedCommand
+from service.core.ports.views import view_field
 from service.facade.history_side import HistoryService
-from service.read.history.catalogue import stored_game_ids
 from service.shared.errors import GameDamaged
 from service.shared.settings import Settings
 from tests.fakes.race import RaceConfig

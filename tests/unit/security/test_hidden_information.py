@@ -34,9 +34,9 @@ from domain.chance import Chance
 from domain.engine import Game, fold
 from domain.games import game_names, get_game
 from service import bootstrap
-from service.adapters.notifications import Update
-from service.adapters.store.side import view_field
 from service.core.codec import codec_for, is_meta_event
+from service.core.ports.notifier import Update
+from service.core.ports.views import view_field
 from service.facade.live import LiveFeed
 from tests.fakes.players import ClientBot, stream_events
 from tests.fakes.resolver import PUBLIC_ADDRESS, TableResolver

@@ -8,10 +8,10 @@ import msgspec
 
 from domain.chance import Chance
 from domain.engine import fold
-from service.adapters.store.ports import EventStore
-from service.adapters.store.records import CommandRecord, ReceivedCommand
 from service.core.codec import codec_for
 from service.core.pipeline.create import OpenedGame, open_game
+from service.core.ports.event_store import EventStore
+from service.core.ports.records import CommandRecord, ReceivedCommand
 from tests.fakes.race import RACE, RaceConfig
 
 SEED = bytes(range(32))

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 
-from service.adapters.store.ports import EventStore
-from service.adapters.store.records import Committed, RunnerLimits, TurnRequest
-from tests.fakes.turns import take_lease
+from service.core.ports.event_store import EventStore
+from service.core.ports.records import Committed, RoundRequest, RunnerLimits
+from tests.fakes.rounds import take_lease
 from tests.unit.service.store_contract import (
     GAME,
     LEASE_MS,
@@ -109,10 +109,10 @@ class RunnerContract(EventStoreContract):
         await create_game(store, "g2")
         await store.submit("g2", command("c1"), "job-g2", 0, 1000)
         assert await store.take_ready("runner-1", 1) == [GAME]
-        [turn] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 1)
+        [turn] = await store.open_round([RoundRequest(GAME)], LEASE_MS, 1)
         assert turn is not None
 
-        outcomes, taken = await store.commit_turns_then_take(
+        outcomes, taken = await store.commit_round_then_take(
             [(GAME, await self._batch(store, turn.lease))], "runner-1", 4, 0.0
         )
 
@@ -130,11 +130,11 @@ class RunnerContract(EventStoreContract):
         await create_game(store)
         await submit(store, command("c1"))
         assert await store.take_ready("runner-1", 1) == [GAME]
-        [turn] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 10)
+        [turn] = await store.open_round([RoundRequest(GAME)], LEASE_MS, 10)
         assert turn is not None
         batch = await self._batch(store, turn.lease)
         waiting = asyncio.create_task(
-            store.commit_turns_then_take([(GAME, batch)], "runner-1", 4, 5.0)
+            store.commit_round_then_take([(GAME, batch)], "runner-1", 4, 5.0)
         )
         await asyncio.sleep(0.05)  # the runner is waiting on the store by now
 
@@ -152,10 +152,10 @@ class RunnerContract(EventStoreContract):
         await create_game(store)
         await submit(store, command("c1"))
         assert await store.take_ready("runner-1", 1) == [GAME]
-        [turn] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 10)
+        [turn] = await store.open_round([RoundRequest(GAME)], LEASE_MS, 10)
         assert turn is not None
 
-        outcomes, taken = await store.commit_turns_then_take(
+        outcomes, taken = await store.commit_round_then_take(
             [(GAME, await self._batch(store, turn.lease))], "runner-1", 4, 0.05
         )
 

@@ -13,7 +13,8 @@ import asyncio
 import msgspec
 import pytest
 
-from service.adapters.store.ports import (
+from service.core.pipeline.chain import genesis, link
+from service.core.ports.event_store import (
     AlreadyDecided,
     CommitFailed,
     EventStore,
@@ -22,7 +23,7 @@ from service.adapters.store.ports import (
     LeaseLost,
     VersionConflict,
 )
-from service.adapters.store.records import (
+from service.core.ports.records import (
     NO_INBOX_ID,
     Accepted,
     Batch,
@@ -33,11 +34,10 @@ from service.adapters.store.records import (
     GameMeta,
     NewEvent,
     ReceivedCommand,
+    RoundRequest,
     Throttled,
-    TurnRequest,
 )
-from service.core.pipeline.chain import genesis, link
-from tests.fakes.turns import take_lease
+from tests.fakes.rounds import take_lease
 from tests.unit.service.notifications import Notifications
 
 GAME = "g1"
@@ -412,7 +412,7 @@ class EventStoreContract:
         for command_id in ("c1", "c2", "c3"):
             await submit(store, command(command_id))
 
-        [turn] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 2)
+        [turn] = await store.open_round([RoundRequest(GAME)], LEASE_MS, 2)
 
         assert turn is not None
         assert await store.lease_held(GAME)
@@ -432,12 +432,12 @@ class EventStoreContract:
         await create_game(store)
         accepted = await submit(store, command("c1"))
         await submit(store, command("c2"))
-        [first] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 1)
+        [first] = await store.open_round([RoundRequest(GAME)], LEASE_MS, 1)
         assert first is not None
         await store.commit(GAME, await self._batch(store, first.lease))
         await store.release_lease(GAME, first.lease)
 
-        [second] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 10)
+        [second] = await store.open_round([RoundRequest(GAME)], LEASE_MS, 10)
 
         assert second is not None and second.lease > first.lease
         assert (second.head.version, second.head.cursor) == (5, accepted.inbox_id)
@@ -450,10 +450,10 @@ class EventStoreContract:
     ) -> None:
         opening = await create_game(store, events=4)
 
-        [behind] = await store.open_turns([TurnRequest(GAME, known_version=2)], LEASE_MS, 10)
+        [behind] = await store.open_round([RoundRequest(GAME, known_version=2)], LEASE_MS, 10)
         assert behind is not None
         await store.release_lease(GAME, behind.lease)
-        [current] = await store.open_turns([TurnRequest(GAME, known_version=4)], LEASE_MS, 10)
+        [current] = await store.open_round([RoundRequest(GAME, known_version=4)], LEASE_MS, 10)
 
         assert [(e.version, e.data) for e in behind.events] == [
             (3, opening[2].data),
@@ -467,7 +467,7 @@ class EventStoreContract:
     ) -> None:
         opening = await create_game(store)
 
-        [turn] = await store.open_turns([TurnRequest(GAME, known_version=0)], LEASE_MS, 10)
+        [turn] = await store.open_round([RoundRequest(GAME, known_version=0)], LEASE_MS, 10)
 
         assert turn is not None
         assert [e.hash for e in turn.events] == [e.hash for e in opening]
@@ -480,13 +480,13 @@ class EventStoreContract:
         holder = await take_lease(store, GAME, LEASE_MS)
         assert holder is not None
 
-        [turn] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 10)
+        [turn] = await store.open_round([RoundRequest(GAME)], LEASE_MS, 10)
 
         assert turn is None
         assert [c.command_id for c in await store.inbox(GAME, NO_INBOX_ID, 10)] == ["c1"]
 
     async def test_no_turn_on_an_unknown_game_and_no_lease_taken(self, store: EventStore) -> None:
-        [turn] = await store.open_turns([TurnRequest("nope")], LEASE_MS, 10)
+        [turn] = await store.open_round([RoundRequest("nope")], LEASE_MS, 10)
 
         assert turn is None
         assert not await store.lease_held("nope")
@@ -497,8 +497,8 @@ class EventStoreContract:
         held = await take_lease(store, "g2", LEASE_MS)
         assert held is not None
 
-        turns = await store.open_turns(
-            [TurnRequest("g1"), TurnRequest("g2"), TurnRequest("nope"), TurnRequest("g3")],
+        turns = await store.open_round(
+            [RoundRequest("g1"), RoundRequest("g2"), RoundRequest("nope"), RoundRequest("g3")],
             LEASE_MS,
             10,
         )
@@ -514,11 +514,11 @@ class EventStoreContract:
         await create_game(store)
         await submit(store, command("c1"))
         await submit(store, command("c2"))
-        [turn] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 1)
+        [turn] = await store.open_round([RoundRequest(GAME)], LEASE_MS, 1)
         assert turn is not None
         batch = await self._batch(store, turn.lease)
 
-        [committed] = await store.commit_turns([(GAME, batch)])
+        [committed] = await store.commit_round([(GAME, batch)])
 
         assert isinstance(committed, Committed)
         assert committed.put_back  # c2 still waits
@@ -532,10 +532,10 @@ class EventStoreContract:
     ) -> None:
         await create_game(store)
         await submit(store, command("c1"))
-        [turn] = await store.open_turns([TurnRequest(GAME)], LEASE_MS, 10)
+        [turn] = await store.open_round([RoundRequest(GAME)], LEASE_MS, 10)
         assert turn is not None
 
-        [committed] = await store.commit_turns([(GAME, await self._batch(store, turn.lease))])
+        [committed] = await store.commit_round([(GAME, await self._batch(store, turn.lease))])
 
         assert isinstance(committed, Committed) and not committed.put_back
         assert not await store.lease_held(GAME)
@@ -546,7 +546,7 @@ class EventStoreContract:
         for game_id in ("g1", "g2"):
             await create_game(store, game_id)
             await store.submit(game_id, command("c1"), "job", 0, 1000)
-        turns = await store.open_turns([TurnRequest("g1"), TurnRequest("g2")], LEASE_MS, 10)
+        turns = await store.open_round([RoundRequest("g1"), RoundRequest("g2")], LEASE_MS, 10)
         assert turns[0] is not None and turns[1] is not None
         before = await store.head("g1")
         stale = await self._batch(store, turns[0].lease, expected=2)
@@ -559,7 +559,7 @@ class EventStoreContract:
             decided=[Decided("c1", CommandRecord("refused", 0, turns[1].commands[0].inbox_id))],
         )
 
-        outcomes = await store.commit_turns([("g1", stale), ("g2", good)])
+        outcomes = await store.commit_round([("g1", stale), ("g2", good)])
 
         assert isinstance(outcomes[0], VersionConflict)
         assert await store.head("g1") == before
@@ -575,8 +575,8 @@ class EventStoreContract:
         for game_id in ("g1", "g2", "g3"):
             await create_game(store, game_id)
             await store.submit(game_id, command("c1"), "job", 0, 1000)
-        requests = [TurnRequest(game_id) for game_id in ("g1", "g2", "g3")]
-        turns = await store.open_turns(requests, LEASE_MS, 10)
+        requests = [RoundRequest(game_id) for game_id in ("g1", "g2", "g3")]
+        turns = await store.open_round(requests, LEASE_MS, 10)
         batches = []
         for game_id, turn in zip(("g1", "g2", "g3"), turns, strict=True):
             assert turn is not None
@@ -586,7 +586,7 @@ class EventStoreContract:
             batch = Batch(turn.lease, 3, inbox_id, turn.head.hash, [], [Decided("c1", record)])
             batches.append((game_id, batch))
 
-        outcomes = await store.commit_turns(batches)
+        outcomes = await store.commit_round(batches)
 
         assert isinstance(outcomes[1], CommitFailed)
         assert (await store.command("g2", 0, "c1")).status == "queued"  # type: ignore[union-attr]
@@ -603,10 +603,10 @@ class EventStoreContract:
         for game_id in ("g1", "g2"):
             await create_game(store, game_id)
         await submit(store, command("c1"))
-        turns = await store.open_turns([TurnRequest("g1"), TurnRequest("g2")], LEASE_MS, 10)
+        turns = await store.open_round([RoundRequest("g1"), RoundRequest("g2")], LEASE_MS, 10)
         assert turns[0] is not None and turns[1] is not None
         idle = Batch(turns[1].lease, 3, turns[1].head.cursor, turns[1].head.hash, [], [])
 
-        await store.commit_turns([("g1", await self._batch(store, turns[0].lease)), ("g2", idle)])
+        await store.commit_round([("g1", await self._batch(store, turns[0].lease)), ("g2", idle)])
 
         assert await notifications.heard() == [("g1", 5)]

@@ -10,12 +10,12 @@ from contracts.stream import SeedRevealed
 from domain.chance import Chance
 from domain.engine import decide
 from domain.errors import IllegalCommand
-from service.adapters.store.records import NO_INBOX_ID, GameMeta, ReceivedCommand, StoredEvent
 from service.adapters.store.redis_store import RedisEventStore
 from service.core.codec import GameCodec
 from service.core.pipeline.apply import plan_batch
 from service.core.pipeline.chain import first_broken_link, genesis, link
 from service.core.pipeline.session import GameSession, load_session
+from service.core.ports.records import NO_INBOX_ID, GameMeta, ReceivedCommand, StoredEvent
 from tests.fakes.race import Move, RaceGame
 from tests.unit.service.helpers import SEED, body, queue, race_state, stored_race
 

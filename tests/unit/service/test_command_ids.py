@@ -14,9 +14,9 @@ import fakeredis
 import pytest
 
 from service.adapters.store.keys import GameKeys
-from service.read.history.audit import audit_command
-from service.read.history.disclosure import OPERATOR, SPECTATOR
-from service.read.history.history_errors import AmbiguousCommand
+from service.history.audit import audit_command
+from service.history.disclosure import OPERATOR, SPECTATOR
+from service.history.history_errors import AmbiguousCommand
 from service.shared.errors import Conflict, NotFound
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness

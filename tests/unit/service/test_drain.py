@@ -11,13 +11,13 @@ import pytest
 from domain.bots import RandomBot
 from domain.chance import Chance
 from domain.engine import decide, fold
-from service.adapters.store.records import NO_INBOX_ID, Batch, Head
 from service.adapters.store.redis_store import RedisEventStore
 from service.core.pipeline.drain import Drainer, NextTake
 from service.core.pipeline.session import SessionCache, load_session
+from service.core.ports.records import NO_INBOX_ID, Batch, Head
 from tests.fakes.memory_store import InMemoryEventStore
 from tests.fakes.race import RaceGame
-from tests.fakes.turns import drain_one, take_lease
+from tests.fakes.rounds import drain_one, take_lease
 from tests.unit.service.helpers import SEED, queue, race_state, record_of, stored_race
 
 pytestmark = pytest.mark.anyio

@@ -10,7 +10,7 @@ from typing import Any
 import fakeredis
 import pytest
 
-from service.adapters.store.records import NO_INBOX_ID
+from service.core.ports.records import NO_INBOX_ID
 from service.shared.errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness

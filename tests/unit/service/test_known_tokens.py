@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.adapters.store.side import KnownTokens
+from service.facade.known_tokens import KnownTokens
 
 pytestmark = pytest.mark.anyio
 

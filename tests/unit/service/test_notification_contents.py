@@ -12,10 +12,10 @@ import pytest
 
 from contracts.notifications import Notification
 from contracts.stream import Clock
-from service.adapters.notification_feed import decode_notification
 from service.adapters.webhooks import WebhookStore
 from service.core.notifying.projector import NotificationProjector
 from service.core.pipeline.deadlines import fire_due
+from service.core.ports.notifications import decode_notification
 from tests.fakes.race import RaceGame
 from tests.unit.service.harness import Harness, make_harness
 from tests.unit.service.test_notification_feed import (

@@ -14,10 +14,10 @@ import pytest
 from contracts.notifications import Notification
 from contracts.stream import Clock
 from service import bootstrap
-from service.adapters.notification_feed import Reminder
 from service.adapters.store.side import PendingIndex
 from service.core.notifying.projector import NotificationProjector
 from service.core.pipeline.sweep import sweep
+from service.core.ports.notifications import Reminder
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness
 

@@ -14,9 +14,9 @@ from contracts.stream import GameCancelled
 from service import bootstrap
 from service.adapters.store.keys import GameKeys
 from service.adapters.store.open_rooms import OpenRooms
-from service.adapters.store.players import player_seat_value
 from service.core.codec import codec_for
 from service.core.pipeline.open_rooms import expire_open_rooms
+from service.core.ports.players import player_seat_value
 from service.shared.errors import Conflict, Forbidden, RetryLater
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness

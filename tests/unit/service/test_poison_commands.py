@@ -14,8 +14,6 @@ import fakeredis
 import pytest
 
 from domain.games import unregister
-from service.adapters.store.ports import CommitFailed, CommitOutcome
-from service.adapters.store.records import Batch, ReceivedCommand, RunnerLimits
 from service.adapters.store.redis_store import RedisEventStore
 from service.api.asgi import create_litestar
 from service.api.openapi import openapi_document
@@ -23,9 +21,11 @@ from service.core.codec import codec_for
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
+from service.core.ports.event_store import CommitFailed, CommitOutcome
+from service.core.ports.records import Batch, ReceivedCommand, RunnerLimits
 from service.facade.history_side import HistoryService
-from service.read.history.audit import audit_command
-from service.read.history.disclosure import Audience
+from service.history.audit import audit_command
+from service.history.disclosure import Audience
 from service.shared.errors import InvalidInput
 from service.shared.settings import Settings
 from tests.fakes.poison import (
@@ -213,23 +213,23 @@ class FailingCommits(RedisEventStore):
             raise CommitFailed(game_id, "this batch cannot be written")
         return await super().commit(game_id, batch)
 
-    async def commit_turns(self, batches: Sequence[tuple[str, Batch]]) -> list[CommitOutcome]:
+    async def commit_round(self, batches: Sequence[tuple[str, Batch]]) -> list[CommitOutcome]:
         outcomes: list[CommitOutcome] = []
         for game_id, batch in batches:
             if self._poisoned(batch):
                 outcomes.append(CommitFailed(game_id, "this batch cannot be written"))
             else:
-                outcomes.extend(await super().commit_turns([(game_id, batch)]))
+                outcomes.extend(await super().commit_round([(game_id, batch)]))
         return outcomes
 
-    async def commit_turns_then_take(
+    async def commit_round_then_take(
         self, batches: Sequence[tuple[str, Batch]], runner_job_id: str, count: int, wait_s: float
     ) -> tuple[list[CommitOutcome], list[str]]:
         if self.crash_rounds:
             self.crash_rounds -= 1
             raise ConnectionError("the connection dropped mid-round")
-        outcomes = await self.commit_turns(batches)
-        _, taken = await super().commit_turns_then_take([], runner_job_id, count, wait_s)
+        outcomes = await self.commit_round(batches)
+        _, taken = await super().commit_round_then_take([], runner_job_id, count, wait_s)
         return outcomes, taken
 
 

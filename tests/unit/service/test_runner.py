@@ -7,10 +7,10 @@ import contextlib
 
 import pytest
 
-from service.adapters.store.records import ReceivedCommand, RunnerLimits
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.runner import DrainRunner
 from service.core.pipeline.session import SessionCache
+from service.core.ports.records import ReceivedCommand, RunnerLimits
 from tests.fakes.memory_store import InMemoryEventStore
 from tests.fakes.race import RaceGame
 from tests.fakes.scheduler import RecordingScheduler
@@ -90,7 +90,7 @@ async def test_a_spent_budget_hands_the_slot_to_a_successor_job(race: RaceGame) 
     first = await runner.run(scheduler.scheduled.pop(0))
     rest = await scheduler.run_all(runner)
 
-    assert first.turns == 1
+    assert first.games == 1
     assert first.successor is not None  # stopped on its budget: it handed over
     assert rest == 3  # a job per game, and one more that found none and ended...
     assert await statuses(store, "c1") == ["applied"] * 3
@@ -105,7 +105,7 @@ async def test_a_round_drains_several_games_at_once(race: RaceGame) -> None:
 
     report = await runner.run(scheduler.scheduled.pop(0))
 
-    assert (report.rounds, report.turns, report.commands) == (2, 3, 3)
+    assert (report.rounds, report.games, report.commands) == (2, 3, 3)
     assert await statuses(store, "c1") == ["applied"] * 3
 
 

@@ -19,10 +19,10 @@ import pytest
 
 from domain.engine import fold
 from domain.games import unregister
-from service.adapters.store.records import Head
 from service.core.codec import codec_for, is_meta_event
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.session import GameSession, SessionCache, load_session
+from service.core.ports.records import Head
 from tests.fakes.poison import EVOLVE_FAILS, NAME, register_poisoned_race
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness

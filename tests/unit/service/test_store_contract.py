@@ -10,8 +10,8 @@ from collections.abc import AsyncIterator
 import fakeredis
 import pytest
 
-from service.adapters.store.ports import EventStore
 from service.adapters.store.redis_store import RedisEventStore
+from service.core.ports.event_store import EventStore
 from tests.unit.service.notifications import (
     Notifications,
     subscribed,

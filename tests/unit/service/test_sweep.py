@@ -11,7 +11,7 @@ from service.adapters.store.keys import runners_key
 from service.adapters.store.side import PendingIndex
 from service.core.pipeline.sweep import SweepReport, sweep
 from tests.fakes.race import RaceGame, race_config
-from tests.fakes.turns import take_lease
+from tests.fakes.rounds import take_lease
 from tests.unit.service.harness import Harness, make_harness
 
 pytestmark = pytest.mark.anyio

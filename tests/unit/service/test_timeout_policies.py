@@ -26,10 +26,10 @@ from domain.table.forfeits import FORFEITED_LAST
 from service.cli.audit_command import print_audit
 from service.core.codec import codec_for
 from service.core.pipeline.deadlines import fire_due
-from service.read.history.audit import audit_version
-from service.read.history.disclosure import OPERATOR, SPECTATOR, Disclosure
-from service.read.history.fairness import first_mismatch
-from service.read.history.replay import move_list
+from service.history.audit import audit_version
+from service.history.disclosure import OPERATOR, SPECTATOR, Disclosure
+from service.history.fairness import first_mismatch
+from service.history.replay import move_list
 from service.shared.errors import InvalidInput
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness

@@ -12,9 +12,9 @@ import fakeredis
 import pytest
 
 from contracts.stream import Clock, SeatAbandoned, TurnClocks, TurnTimedOut
-from service.adapters.store.command_keys import shown_id
 from service.core.codec import codec_for
 from service.core.pipeline.deadlines import fire_due
+from service.core.ports.command_keys import shown_id
 from tests.fakes.race import RaceGame, race_config
 from tests.unit.service.harness import Harness, make_harness
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from service.adapters.notifications import Update
+from service.core.ports.notifier import Update
 
 
 def test_a_bare_version_is_an_update_without_views() -> None:
