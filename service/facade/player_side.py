@@ -3,7 +3,7 @@ create (open until every seat is held, started, or cancelled by their creator).
 
 Seat tokens stay as guest play: a guest joins a seat and gets that seat's token, as before,
 and a game created without a player starts at once. A player's token opens every seat the
-player holds (docs/architecture.md, "Players and the life of a game").
+player holds (docs/operations.md, "Players and the life of a game").
 """
 
 from __future__ import annotations
