@@ -30,7 +30,9 @@ from service.adapters.redis_clients import is_cluster
 from service.adapters.script_pipeline import run_steps, script_step
 from service.adapters.store.deadlines import deadlines_key
 from service.adapters.store.keys import GameKeys
+from service.adapters.webhooks import WebhookStore
 from service.core.ports.notifications import Reminder, decode_notification, encode_notification
+from service.core.ports.webhooks import WebhookInbox
 
 # Append notifications not already in the feed (by id), cap the feed, and wake its streams.
 # With a webhook inbox (KEYS[3]), each notification added is first queued for delivery there
@@ -149,13 +151,26 @@ class NotificationFeed:
             done = await pipe.execute() if first or by_player else []
         return sum(int(n) for n in done[first:])
 
+    def queues_with(self, webhooks: WebhookInbox) -> bool:
+        """Whether `append_queued` can queue into this webhook inbox in the feed's own script:
+        the Redis webhook store on this very client, and not a cluster (where the inbox and
+        the feeds lie in different slots)."""
+        return (
+            isinstance(webhooks, WebhookStore)
+            and webhooks.redis is self.redis
+            and not is_cluster(self.redis)
+        )
+
     async def append_queued(
-        self, by_player: dict[str, list[Notification]], inbox: str, endpoints: str
+        self, by_player: dict[str, list[Notification]], webhooks: WebhookInbox
     ) -> int:
-        """`append_many` on one Redis (not a cluster), where each notification a feed lacks is
-        also queued on the webhook `inbox` stream, if the `endpoints` hash holds any, before
-        its feed append and in the same script: one round trip for every player, and no
-        separate look at which ids the feeds lack. How many were added."""
+        """`append_many` where each notification a feed lacks is also queued on the webhook
+        inbox stream, if the endpoints hash holds any, before its feed append and in the same
+        script: one round trip for every player, and no separate look at which ids the feeds
+        lack. Only where `queues_with(webhooks)` (else ValueError). How many were added."""
+        if not isinstance(webhooks, WebhookStore) or not self.queues_with(webhooks):
+            raise ValueError("the webhook inbox is not on this feed's Redis: queue it apart")
+        inbox, endpoints = webhooks.inbox, webhooks.endpoints_key
         steps = []
         for player_id, theirs in by_player.items():
             if not theirs:

@@ -4,9 +4,12 @@ lease lost mid-batch of test_drain.py) and for the history benchmark (no storage
 in its figures). Every other test of store behaviour runs the Redis adapter, on fakeredis and
 on a real Redis.
 
-Each method runs without awaiting in between, so each is atomic under asyncio like a Lua
-script is on Redis. Time comes from an injectable clock so tests can expire leases and rate
-windows without sleeping.
+It is the core's `EventStore` port (service.core.ports.event_store) and nothing more: every
+member of the port, as the Redis adapter answers it on one Redis (no drain shards, no
+quarantine), and no member the port lacks (tests/fakes/test_ports.py holds it to that). Each
+method runs without awaiting in between, so each is atomic under asyncio like a Lua script is
+on Redis. Time comes from an injectable clock so tests can expire leases and rate windows
+without sleeping.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import contextlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 import msgspec
 
@@ -72,20 +76,15 @@ class _Game:
 
 
 class InMemoryEventStore:
-    """Games kept in a dict; `clock` returns seconds (time.time by default); `notify` hears
-    each (game id, version) a finished lease round announces (the Redis adapter publishes it)."""
+    """Games kept in a dict; `clock` returns seconds (time.time by default)."""
 
     def __init__(
-        self,
-        clock: Callable[[], float] = time.time,
-        runners: RunnerLimits | None = None,
-        notify: Callable[[str, int], None] | None = None,
+        self, clock: Callable[[], float] = time.time, runners: RunnerLimits | None = None
     ) -> None:
         self._games: dict[str, _Game] = {}
         self._clock = clock
-        self._notify = notify
         self._last_inbox_id = (0, 0)
-        self.runners = runners or RunnerLimits()
+        self._runners = runners or RunnerLimits()
         self._ready: dict[str, float] = {}  # game id -> when it became ready
         self._slots: dict[str, float] = {}  # runner job id -> when its slot expires
         self._readied = asyncio.Event()  # set whenever a game becomes ready
@@ -97,9 +96,9 @@ class InMemoryEventStore:
     def _claim_slot(self, runner_job_id: str) -> bool:
         now = self._clock()
         self._slots = {job: ends for job, ends in self._slots.items() if ends > now}
-        if len(self._slots) >= self.runners.max_runners:
+        if len(self._slots) >= self._runners.max_runners:
             return False
-        self._slots[runner_job_id] = now + self.runners.slot_ttl_ms / 1000
+        self._slots[runner_job_id] = now + self._runners.slot_ttl_ms / 1000
         return True
 
     async def _waiting(self, game_id: str) -> bool:
@@ -148,6 +147,14 @@ class InMemoryEventStore:
         game = self._games.get(game_id)
         return None if game is None else game.meta
 
+    async def known_meta(self, game_id: str) -> GameMeta:
+        """The game's fixed facts; GameMissing without them."""
+        return self._game(game_id).meta
+
+    async def absent(self, game_id: str, what: str = "meta record") -> NoReturn:
+        """GameMissing: this store neither quarantines nor damages a game."""
+        raise GameMissing(game_id)
+
     async def head(self, game_id: str) -> Head | None:
         """Where the stream stands, or None when there is no such game."""
         game = self._games.get(game_id)
@@ -167,6 +174,14 @@ class InMemoryEventStore:
             return []
         events = game.events[max(after, 0) :]
         return events if limit is None else events[:limit]
+
+    def placed_game_id(self, head: str) -> str:
+        """`head` itself: this store has no drain shards."""
+        return head
+
+    def runner_job_for(self, game_id: str, job_id: str) -> str:
+        """`job_id` itself: this store has no drain shards."""
+        return job_id
 
     async def submit(
         self,
@@ -256,7 +271,8 @@ class InMemoryEventStore:
         return game.head
 
     async def commit_round(self, batches: Sequence[tuple[str, Batch]]) -> list[CommitOutcome]:
-        """Commit, release and notify each game of a round; refusals in their game's place."""
+        """Commit and release each game of a round; refusals in their game's place (nobody
+        listens for new versions here)."""
         outcomes: list[CommitOutcome] = []
         for game_id, batch in batches:
             try:
@@ -271,8 +287,6 @@ class InMemoryEventStore:
                 outcomes.append(refused)
                 continue
             put_back = await self.release_lease(game_id, batch.lease)
-            if self._notify is not None and (batch.events or batch.decided):
-                self._notify(game_id, head.version)
             outcomes.append(Committed(head, put_back))
         return outcomes
 
@@ -362,7 +376,7 @@ class InMemoryEventStore:
 
     def _take_ready(self, runner_job_id: str, count: int) -> list[str]:
         if runner_job_id in self._slots:
-            self._slots[runner_job_id] = self._clock() + self.runners.slot_ttl_ms / 1000
+            self._slots[runner_job_id] = self._clock() + self._runners.slot_ttl_ms / 1000
         taken = sorted(self._ready, key=lambda g: (self._ready[g], g))[:count]  # ZPOPMIN's order
         for game_id in taken:
             del self._ready[game_id]
@@ -374,7 +388,7 @@ class InMemoryEventStore:
         self._slots.pop(runner_job_id, None)
         if not self._ready and not keep:
             return False
-        self._slots[next_job_id] = self._clock() + self.runners.slot_ttl_ms / 1000
+        self._slots[next_job_id] = self._clock() + self._runners.slot_ttl_ms / 1000
         return True
 
     async def wake(self, game_id: str, runner_job_id: str) -> bool:

@@ -22,13 +22,11 @@ import random
 import time
 from dataclasses import dataclass
 
-import httpx
 import msgspec
 import structlog
 
 from contracts.notifications import Notification
 from contracts.webhooks import DeadLetter, Endpoint, WebhookBody
-from service.adapters.webhook_http import HttpxPoster
 from service.core.notifying.signing import headers
 from service.core.ports.notifications import Presence, decode_notification
 from service.core.ports.webhooks import Delivery, DeliveryFailed, PairOutcome, Poster, WebhookStore
@@ -65,7 +63,7 @@ class Dispatcher:
         self,
         store: WebhookStore,
         presence: Presence,
-        client: httpx.AsyncClient | Poster,
+        poster: Poster,
         schedule_s: list[float],
         timeout_s: float,
         consumer: str,
@@ -79,10 +77,7 @@ class Dispatcher:
         self._reclaimed_at = -math.inf  # when abandoned inbox entries were last looked for
         self.store = store
         self.presence = presence
-        # Who POSTs: an httpx client is wrapped (the dispatcher process passes aiohttp's).
-        self.poster: Poster = (
-            HttpxPoster(client) if isinstance(client, httpx.AsyncClient) else client
-        )
+        self.poster = poster  # who POSTs (the composition root builds it)
         self.schedule_s = schedule_s  # the delay before each retry: len + 1 attempts in all
         self.timeout_s = timeout_s
         self.consumer = consumer

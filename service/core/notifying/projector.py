@@ -25,9 +25,6 @@ import structlog
 
 from contracts.notifications import Notification, NotificationKind
 from domain.table import Table
-from service.adapters.notification_feed import NotificationFeed
-from service.adapters.redis_clients import is_cluster
-from service.adapters.webhooks import WebhookStore
 from service.core.codec import codec_for
 from service.core.notifying.derive import (
     DeadlineEnd,
@@ -42,6 +39,7 @@ from service.core.ports.event_store import CommandStore
 from service.core.ports.notifications import (
     GameFacts,
     MarkedGame,
+    NotificationFeed,
     NotifiedCursors,
     NotifyMarks,
     NotifySurvey,
@@ -50,6 +48,7 @@ from service.core.ports.notifications import (
     encode_notification,
 )
 from service.core.ports.players import PLAYER_SEAT_PREFIX
+from service.core.ports.webhooks import WebhookInbox
 
 log = structlog.get_logger("skald.notify")
 
@@ -86,7 +85,7 @@ class NotificationProjector:
         reminders: Reminders,
         facts: GameFacts,
         cache: FollowedGames,
-        webhooks: WebhookStore | None = None,
+        webhooks: WebhookInbox | None = None,
         survey: NotifySurvey | None = None,
     ) -> None:
         self.webhooks = webhooks  # where notifications wait for the webhook dispatcher
@@ -223,18 +222,16 @@ class NotificationProjector:
         by_player = self._by_player(players, notifications)
         webhooks = self.webhooks
         if by_player and webhooks is not None:
-            if webhooks.redis is self.feed.redis and not is_cluster(webhooks.redis):
+            if self.feed.queues_with(webhooks):
                 # One Redis: each feed's script queues what it adds, ahead of adding it, if
                 # an endpoint is registered (which the script itself looks at).
-                return await self.feed.append_queued(
-                    by_player, webhooks.inbox, webhooks.endpoints_key
-                )
+                return await self.feed.append_queued(by_player, webhooks)
             if await self._webhooks_on(webhooks):
                 # The inbox and the feeds on separate slots: queue those the feeds lack first.
                 await webhooks.enqueue_many(await self._unfed(by_player))
         return await self.feed.append_many(by_player)
 
-    async def _webhooks_on(self, webhooks: WebhookStore) -> bool:
+    async def _webhooks_on(self, webhooks: WebhookInbox) -> bool:
         """Whether any webhook endpoint is registered. A yes is kept for a second (queueing
         with none registered only queues what nobody is sent); a no is never kept, so the
         first endpoint counts from the first notification after its registration."""

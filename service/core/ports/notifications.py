@@ -3,13 +3,13 @@ survey of marked games), the facts it asks of a game, players' presence and stre
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 import msgspec
 
 from contracts.notifications import FeedEntry, Notification
+from service.core.ports.webhooks import WebhookInbox
 
 _encoder = msgspec.json.Encoder()
 
@@ -71,22 +71,23 @@ class NotificationFeed(Protocol):
         """The cursor of the newest notification ("0" for an empty feed)."""
         ...
 
-    async def append_many(
-        self, by_player: dict[str, list[Notification]], before: Callable[[Any], int] | None = None
-    ) -> int:
-        """`append` for several players; how many were added. On one Redis, in one round
-        trip, after the commands `before(pipeline)` queues first (it answers how many): they
-        run before the appends, in order, on the same connection. On a cluster the players'
-        slots may lie on several nodes: `before`'s commands are sent first, then each feed."""
+    async def append_many(self, by_player: dict[str, list[Notification]]) -> int:
+        """Add to each player's feed the notifications it does not hold yet (idempotent by
+        id), queueing none for webhook delivery; how many were added."""
+        ...
+
+    def queues_with(self, webhooks: WebhookInbox) -> bool:
+        """Whether `append_queued` can queue into this webhook inbox in the very step that
+        appends to a feed (on one Redis, not a cluster, where they lie in different slots)."""
         ...
 
     async def append_queued(
-        self, by_player: dict[str, list[Notification]], inbox: str, endpoints: str
+        self, by_player: dict[str, list[Notification]], webhooks: WebhookInbox
     ) -> int:
-        """`append_many` on one Redis (not a cluster), where each notification a feed lacks is
-        also queued on the webhook `inbox` stream, if the `endpoints` hash holds any, before
-        its feed append and in the same script: one round trip for every player, and no
-        separate look at which ids the feeds lack. How many were added."""
+        """`append_many` where each notification a feed lacks is also queued on the webhook
+        inbox, if any endpoint is registered, before its feed append and in the same atomic
+        step: one round trip for every player, and no separate look at which ids the feeds
+        lack. Only where `queues_with(webhooks)`. How many were added."""
         ...
 
     async def missing_many(self, ids: dict[str, list[str]]) -> dict[str, list[bool]]:

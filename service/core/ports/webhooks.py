@@ -1,6 +1,7 @@
-"""Webhooks: the endpoints an operator registers (`WebhookEndpoints`), the deliveries the
-dispatcher works through (`WebhookStore`), how an attempt is posted (`Poster`) and the guard
-that refuses endpoints on non-public addresses (`HostGuard`)."""
+"""Webhooks: the endpoints an operator registers (`WebhookEndpoints`), where the projector
+queues notifications for delivery (`WebhookInbox`), the deliveries the dispatcher works through
+(`WebhookStore`), how an attempt is posted (`Poster`) and the guard that refuses endpoints on
+non-public addresses (`HostGuard`)."""
 
 from __future__ import annotations
 
@@ -75,6 +76,18 @@ class WebhookEndpoints(Protocol):
 
     async def now_ms(self) -> int:
         """The Redis clock, in ms."""
+        ...
+
+
+class WebhookInbox(Protocol):
+    """Where notifications wait for the webhook dispatcher: the projector's side."""
+
+    async def any_endpoint(self) -> bool:
+        """Whether any endpoint is registered (else nothing need be queued for delivery)."""
+        ...
+
+    async def enqueue_many(self, notifications: list[tuple[str, str, bytes]]) -> None:
+        """Queue (player, kind, JSON) notifications for delivery, in one round trip."""
         ...
 
 
