@@ -1,1 +1,4 @@
-"""Players' notifications, derived from games' events (docs/architecture.md, "Notifications")."""
+"""Players' notifications, derived from games' events.
+
+docs/operations.md, "Notifications and webhooks", describes them.
+"""
