@@ -26,7 +26,7 @@ from redis.asyncio import Redis
 from service.adapters.ratings.store import RatingsStore
 from service.core.ratings.ledger import RatingLedger
 from service.core.ratings.results import RESULT_ENCODER
-from tests.unit.ratings.direct import fold_directly, random_results
+from tests.unit.core.ratings.direct import fold_directly, random_results
 
 REDIS_URL_DEFAULT = "redis://127.0.0.1:6379/0"
 PLAYERS = 500

@@ -21,7 +21,7 @@ from service.adapters.store.scripts import Scripts
 from service.adapters.store.side import Seats
 from service.core.ports.event_store import GameExists
 from service.shared.settings import Settings
-from tests.unit.service.store_contract import GAME, META, SEED, chained
+from tests.unit.adapters.store_contract import GAME, META, SEED, chained
 
 pytestmark = pytest.mark.anyio
 

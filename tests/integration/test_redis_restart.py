@@ -23,7 +23,7 @@ from service.shared.errors import Unavailable
 from service.shared.settings import Settings
 from tests.fakes.race import race_config, register_race
 from tests.integration.conftest import PLUGINS, Workers
-from tests.unit.service.store_contract import GAME, LEASE_MS, command, create_game, submit
+from tests.unit.adapters.store_contract import GAME, LEASE_MS, command, create_game, submit
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
 

@@ -9,8 +9,8 @@ from redis.asyncio import Redis
 
 from service.adapters.store.redis_store import RedisEventStore
 from service.shared.settings import Settings
-from tests.unit.service.notifications import Notifications, subscribed
-from tests.unit.service.runner_contract import RunnerContract
+from tests.unit.adapters.notifications import Notifications, subscribed
+from tests.unit.adapters.runner_contract import RunnerContract
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
 

@@ -1,7 +1,7 @@
 """Every legal command for a seat, and a superset of them for refusal tests.
 
 `legal_commands` must agree exactly with `decide`: a command is listed if and only if
-`decide` accepts it (tests/unit/looot checks both directions on random games).
+`decide` accepts it (tests/unit/domain/looot checks both directions on random games).
 """
 
 from __future__ import annotations

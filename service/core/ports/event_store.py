@@ -4,7 +4,7 @@
 command side, `ReadStore` for its read side, `DrainStore` for the drain, `SweptStore` for the
 sweeper, `HistoryStore` for history); `EventStore` is all of them, as the one adapter,
 `redis_store.RedisEventStore` (Redis Streams and Lua), provides them. The contract suite
-(tests/unit/service/store_contract.py) runs it on fakeredis and on a real Redis.
+(tests/unit/adapters/store_contract.py) runs it on fakeredis and on a real Redis.
 
 The atomic steps, each all-or-nothing:
 - `create`: a game's meta, its secret seed, its opening events and projections.

@@ -12,7 +12,7 @@ import pytest
 
 from service.core.ratings.results import RatedResult, RatedSeat
 from tests.fakes.race import race_config
-from tests.unit.ratings.direct import fold_directly
+from tests.unit.core.ratings.direct import fold_directly
 
 from .conftest import LiveService
 

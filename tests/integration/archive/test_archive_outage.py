@@ -22,7 +22,7 @@ from tests.integration.archive.test_cold_storage import (
     redis_keys,
     wired,
 )
-from tests.unit.service.harness import make_harness
+from tests.unit.facade.harness import make_harness
 
 pytestmark = pytest.mark.anyio
 

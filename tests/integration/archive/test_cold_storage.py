@@ -25,7 +25,7 @@ from service.history.replay import replay_frame
 from service.shared.errors import GameDamaged
 from tests.fakes.players import play_through_service
 from tests.fakes.race import RaceGame, race_config
-from tests.unit.service.harness import Harness, make_harness
+from tests.unit.facade.harness import Harness, make_harness
 
 pytestmark = pytest.mark.anyio
 

@@ -28,7 +28,7 @@ from service.shared.settings import Settings
 from tests.cluster.local_cluster import LocalCluster
 from tests.fakes.race import RaceConfig, register_race
 from tests.fakes.scheduler import RecordingScheduler
-from tests.unit.service.store_contract import command, create_game
+from tests.unit.adapters.store_contract import command, create_game
 
 pytestmark = [pytest.mark.anyio]
 

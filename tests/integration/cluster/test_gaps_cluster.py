@@ -20,7 +20,7 @@ from service.core.ports.records import Accepted, Duplicate, RoundRequest
 from service.shared.settings import Settings
 from tests.cluster.local_cluster import LocalCluster
 from tests.fakes.scheduler import RecordingScheduler
-from tests.unit.service.store_contract import command, create_game, submit
+from tests.unit.adapters.store_contract import command, create_game, submit
 
 pytestmark = [pytest.mark.anyio]
 

@@ -17,7 +17,7 @@ from service.adapters.redis_clients import event_redis
 from service.adapters.store.redis_store import RedisEventStore
 from service.core.ports.notifier import Update
 from tests.cluster.local_cluster import LocalCluster
-from tests.unit.service.runner_contract import RunnerContract
+from tests.unit.adapters.runner_contract import RunnerContract
 
 pytestmark = [pytest.mark.anyio]
 

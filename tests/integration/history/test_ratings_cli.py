@@ -11,8 +11,8 @@ from service.core.ratings.openskill_fold import STANDING_DECODER
 from service.core.ratings.results import RESULT_DECODER
 from service.shared.settings import Settings
 from tests.integration.history.test_cli import finished_race, skald
-from tests.unit.ratings.direct import fold_directly
-from tests.unit.ratings.snapshot import projection
+from tests.unit.core.ratings.direct import fold_directly
+from tests.unit.core.ratings.snapshot import projection
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
 

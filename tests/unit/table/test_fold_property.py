@@ -17,7 +17,7 @@ from domain.games import game_names, get_game
 from domain.table import Table, evolve
 from service.core.codec import codec_for
 from service.core.pipeline.deadlines import fire_due
-from tests.unit.service.harness import Harness, make_harness
+from tests.unit.facade.harness import Harness, make_harness
 from tests.unit.table.tables import POLICIES, opened, refolded, snapshot, step
 
 GAMES = game_names()
