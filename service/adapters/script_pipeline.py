@@ -210,8 +210,9 @@ def socket_writer(connection: AbstractConnection) -> asyncio.StreamWriter | None
     is not connected, its socket is closing, or it is a stand-in whose writer only looks like
     one (fakeredis's has a `transport` since 2.41), which must go through its own send.
 
-    `_writer` is redis-py's private attribute (tests/unit/adapters cover a real connection
-    and fakeredis's), hence the type checks rather than a trust in its shape."""
+    `_writer` is redis-py's private attribute (tests/integration/test_script_pipeline.py
+    covers a real connection and fakeredis's), hence the type checks rather than a trust in
+    its shape."""
     writer = getattr(connection, "_writer", None)
     if not isinstance(writer, asyncio.StreamWriter) or not connection.is_connected:
         return None
