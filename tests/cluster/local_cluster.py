@@ -8,6 +8,8 @@ wait.
 
 from __future__ import annotations
 
+import os
+import random
 import shutil
 import signal
 import socket
@@ -19,19 +21,30 @@ from pathlib import Path
 import redis
 
 START_TIMEOUT_S = 30.0
+FIRST_PORT = 12000  # the nodes' ports start here, their buses 10000 higher
 
 
 def free_ports(count: int) -> list[int]:
-    """`count` loopback ports free now, and their cluster-bus ports (+10000) too."""
+    """`count` loopback ports free now, and their cluster-bus ports (+10000) too, both below
+    the kernel's range of ephemeral ports: a port in that range can be taken by any outgoing
+    connection between this check and the node's start (which then fails to listen)."""
+    ceiling = min(_ephemeral_floor() - 10000, 65535 - 10000)
+    candidates = list(range(FIRST_PORT, ceiling))
+    random.Random(os.getpid()).shuffle(candidates)
     ports: list[int] = []
-    while len(ports) < count:
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = sock.getsockname()[1]
-        if port + 10000 > 65535 or port in ports or not _free(port + 10000):
-            continue
-        ports.append(port)
-    return ports
+    for port in candidates:
+        if _free(port) and _free(port + 10000):
+            ports.append(port)
+            if len(ports) == count:
+                return ports
+    raise RuntimeError(f"fewer than {count} free port pairs below {ceiling}")
+
+
+def _ephemeral_floor() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768  # Linux's default
 
 
 def _free(port: int) -> bool:
