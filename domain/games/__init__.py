@@ -36,7 +36,14 @@ def game_names() -> list[str]:
     return sorted(_GAMES)
 
 
+def builtin_game_names() -> list[str]:
+    """The names of the games this package ships (tests and embedders may register others)."""
+    _load_builtin_games()
+    return sorted(_BUILTIN_NAMES)
+
+
 _loaded = False
+_BUILTIN_NAMES: set[str] = set()
 
 
 def _load_builtin_games() -> None:
@@ -47,7 +54,8 @@ def _load_builtin_games() -> None:
     import importlib
 
     for module in _BUILTIN_GAMES:
-        register(importlib.import_module(f"domain.games.{module}").GAME)
+        game = register(importlib.import_module(f"domain.games.{module}").GAME)
+        _BUILTIN_NAMES.add(game.name)
 
 
 # One line per game package: its module exposes GAME, an object meeting domain.engine.Game.

@@ -17,7 +17,7 @@ from contracts.stream import (
     TurnTimedOut,
 )
 from contracts.system import Resign
-from domain.games import game_names, get_game
+from domain.games import builtin_game_names, get_game
 from domain.table import Refused, resign_id
 from tests.unit.table.tables import (
     POLICIES,
@@ -42,7 +42,7 @@ SIGNATURES: dict[str, tuple[type, ...]] = {
 }
 CASES = [
     (name, policy)
-    for name in game_names()
+    for name in builtin_game_names()
     for policy in SIGNATURES
     if policy != "skip" or get_game(name).may_pass
 ]

@@ -13,14 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contracts.stream import Clock
-from domain.games import game_names, get_game
+from domain.games import builtin_game_names, get_game
 from domain.table import Table, evolve
 from service.core.codec import codec_for
 from service.core.pipeline.deadlines import fire_due
 from tests.unit.facade.harness import Harness, make_harness
 from tests.unit.table.tables import POLICIES, opened, refolded, snapshot, step
 
-GAMES = game_names()
+GAMES = builtin_game_names()
 
 
 @settings(max_examples=30, deadline=None)
