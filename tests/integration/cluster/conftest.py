@@ -1,5 +1,5 @@
 """A real Redis Cluster (3 masters, 3 replicas on free loopback ports) for the cluster tests,
-one per test module; tests that kill a master start their own."""
+one per test module, and one of a test's own for tests that kill a master."""
 
 from __future__ import annotations
 
@@ -24,6 +24,19 @@ def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalClu
         yield cluster.start()
     finally:
         cluster.stop()
+
+
+@pytest.fixture
+def fresh_cluster(tmp_path: Path) -> Iterator[LocalCluster]:
+    """A cluster of the test's own that no client used yet (for tests that kill its nodes or
+    measure its first connections); skipped, saying so, without redis-server and redis-cli."""
+    if shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
+        pytest.skip("redis-server and redis-cli are needed for a local Redis Cluster")
+    own = LocalCluster(tmp_path / "cluster")
+    try:
+        yield own.start()
+    finally:
+        own.stop()
 
 
 @pytest.fixture(params=["one redis", "cluster"])

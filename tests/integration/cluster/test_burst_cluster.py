@@ -22,7 +22,6 @@ import io
 import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Iterator
-from pathlib import Path
 from typing import TypeVar
 
 import msgspec
@@ -41,16 +40,6 @@ from tests.integration.conftest import PLUGINS, REDIS_URL, clean_up
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
 
 T = TypeVar("T")
-
-
-@pytest.fixture
-def fresh_cluster(tmp_path: Path) -> Iterator[LocalCluster]:
-    """A cluster no client used yet."""
-    own = LocalCluster(tmp_path / "cluster")
-    try:
-        yield own.start()
-    finally:
-        own.stop()
 
 
 @pytest.fixture

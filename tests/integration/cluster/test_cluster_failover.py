@@ -101,19 +101,10 @@ class ApiProcesses:
 
 
 @pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[LocalCluster]:
-    own = LocalCluster(tmp_path / "cluster")
-    try:
-        yield own.start()
-    finally:
-        own.stop()
-
-
-@pytest.fixture
-def cluster_settings(cluster: LocalCluster) -> Iterator[Settings]:
+def cluster_settings(fresh_cluster: LocalCluster) -> Iterator[Settings]:
     run = uuid.uuid4().hex[:10]
     settings = Settings(
-        redis_url=cluster.url,
+        redis_url=fresh_cluster.url,
         redis_cluster=True,
         queue_url=REDIS_URL,  # RQ on its own Redis: the shared test server
         key_prefix=f"it-failover-{run}:",
@@ -217,7 +208,7 @@ def drain_master(cluster: LocalCluster, settings: Settings) -> int:
     "games", [pytest.param(40, id="short"), pytest.param(200, id="long", marks=pytest.mark.slow)]
 )
 async def test_a_master_killed_mid_load_loses_nothing_acknowledged(
-    cluster: LocalCluster, cluster_settings: Settings, games: int, tmp_path: Path
+    fresh_cluster: LocalCluster, cluster_settings: Settings, games: int, tmp_path: Path
 ) -> None:
     # Given 2 API processes and 4 workers on a cluster, clients playing games on both
     apis = ApiProcesses(cluster_settings, tmp_path / "api-logs")
@@ -240,9 +231,9 @@ async def test_a_master_killed_mid_load_loses_nothing_acknowledged(
                 # When the busiest master is SIGKILLed mid-load (its replica takes over; the
                 # killed node, restarted by its supervisor, comes back as the new replica:
                 # until then the slots it served acknowledge nothing, for want of a replica)
-                port = drain_master(cluster, cluster_settings)
-                await asyncio.to_thread(cluster.kill_master, port)
-                await asyncio.to_thread(cluster.restart, port)
+                port = drain_master(fresh_cluster, cluster_settings)
+                await asyncio.to_thread(fresh_cluster.kill_master, port)
+                await asyncio.to_thread(fresh_cluster.restart, port)
                 return port
 
             killer = asyncio.create_task(kill_mid_load())
@@ -255,7 +246,7 @@ async def test_a_master_killed_mid_load_loses_nothing_acknowledged(
             # Then its replica took over (the kill happened before the games ended)
             assert killer.done() and not killer.cancelled()
             killed = killer.result()
-            assert killed not in cluster.masters()
+            assert killed not in fresh_cluster.masters()
     except AssertionError:
         apis.stop()
         print(apis.errors())  # shown with the failure: an unexpected 500's own error
