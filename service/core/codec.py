@@ -116,8 +116,3 @@ def codec_for(game_name: str) -> GameCodec:
     if codec is None or codec.game is not game:
         codec = _codecs[game_name] = GameCodec(game)
     return codec
-
-
-def is_meta_event(event: StreamEvent) -> bool:
-    """Whether an event is the service's own (not folded by the game)."""
-    return isinstance(event, META_EVENT_CLASSES)

@@ -21,9 +21,9 @@ import msgspec
 
 from contracts.api import EventRecord, Turn
 from contracts.stream import SeedRevealed
-from domain.table import Table
+from domain.table import Table, is_service_event
 from domain.table.forfeits import rank_forfeited_last
-from service.core.codec import GameCodec, is_meta_event
+from service.core.codec import GameCodec
 from service.core.ports.command_keys import shown_id
 from service.core.ports.records import StoredEvent
 from service.core.ports.views import (
@@ -131,7 +131,7 @@ def visible_records(
         event = codec.decode_event(stored.data)
         if isinstance(event, SeedRevealed) and not finished:
             continue  # cannot happen in a consistent stream; never serve a seed early
-        if not finished and not is_meta_event(event):
+        if not finished and not is_service_event(event):
             event = visible_event(event, seat)
             if event is None:
                 continue

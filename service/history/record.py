@@ -17,7 +17,8 @@ import msgspec
 from contracts.history import CommandStatus, Refusal
 from contracts.stream import GameCreated, SeedRevealed
 from domain.engine import Game, fold
-from service.core.codec import GameCodec, UnknownGame, codec_for, is_meta_event
+from domain.table import is_service_event
+from service.core.codec import GameCodec, UnknownGame, codec_for
 from service.core.ports.command_keys import command_key
 from service.core.ports.records import (
     CommandRecord,
@@ -116,7 +117,7 @@ class GameHistory:
         return [
             (version, self.events[version - 1])
             for version in range(max(first, 1), min(last, self.last_version) + 1)
-            if not is_meta_event(self.events[version - 1])
+            if not is_service_event(self.events[version - 1])
         ]
 
     def state_at(self, version: int) -> Any:
@@ -129,7 +130,7 @@ class GameHistory:
         state = None
         evolve = self.game.evolve
         for version, event in enumerate(self.events, 1):
-            if not is_meta_event(event):
+            if not is_service_event(event):
                 state = evolve(state, event)
             yield version, state
 

@@ -27,7 +27,7 @@ import msgspec
 
 from contracts.history import Check, GameVerification
 from contracts.stream import BOT_ID_PREFIX, GameCancelled
-from service.core.codec import is_meta_event
+from domain.table import is_service_event
 from service.core.pipeline.chain import first_broken_link
 from service.core.ports.event_store import GameMissing, HistoryStore
 from service.core.ports.failures import connection_errors
@@ -105,7 +105,7 @@ def check_events(history: GameHistory) -> Check:
     state = None
     evolve = history.game.evolve
     for version, event in enumerate(history.events, 1):
-        if is_meta_event(event):
+        if is_service_event(event):
             continue
         try:
             state = evolve(state, event)

@@ -20,7 +20,8 @@ import structlog
 
 from domain.engine import fold
 from domain.games import game_names, get_game
-from service.core.codec import codec_for, is_meta_event
+from domain.table import is_service_event
+from service.core.codec import codec_for
 from service.history.audit import audit_version
 from service.history.disclosure import SPECTATOR
 from service.history.fairness import fairness_report
@@ -52,7 +53,7 @@ async def bench_game(name: str, repeat: int) -> None:
 
     async def baseline() -> Any:
         events = [codec.decode_event(event.data) for event in stored.events]
-        return fold(game, (event for event in events if not is_meta_event(event)))
+        return fold(game, (event for event in events if not is_service_event(event)))
 
     async def load() -> Any:
         return decode_history(await read_game(store, "g"))

@@ -15,7 +15,8 @@ from contracts.stream import (
     SeatForfeited,
     SeatResigned,
 )
-from service.core.codec import codec_for, is_meta_event
+from domain.table import is_service_event
+from service.core.codec import codec_for
 from service.core.ports.command_keys import split_key
 from service.core.ports.event_store import EventLog, GameMissing
 from service.core.ratings.results import RatedResult, rated_result, seat_players
@@ -99,7 +100,7 @@ async def read_finished(records: GameRecords, game_id: str) -> FinishedGame | No
     first_moves = FirstMoves()
     for stored in await records.read(game_id, 0, head.version):
         event = codec.decode_event(stored.data)
-        if not is_meta_event(event):
+        if not is_service_event(event):
             state = game.evolve(state, event)
             first_moves.game_event(stored.command_id)
         elif isinstance(event, GameCreated):

@@ -33,8 +33,9 @@ from contracts.base import GameConfig
 from domain.chance import Chance
 from domain.engine import Game, fold
 from domain.games import game_names, get_game
+from domain.table import is_service_event
 from service import bootstrap
-from service.core.codec import codec_for, is_meta_event
+from service.core.codec import codec_for
 from service.core.ports.notifier import Update
 from service.core.ports.views import view_field
 from service.facade.live import LiveFeed
@@ -226,7 +227,7 @@ async def check_audience(
     expected_events = []
     for event in stored:
         decoded = codec.decode_event(event.data)
-        if not is_meta_event(decoded):  # the service's own events are public facts
+        if not is_service_event(decoded):  # the service's own events are public facts
             decoded = game.visible_event(decoded, seat)
         if decoded is not None:
             expected_events.append(plain(decoded))
@@ -348,7 +349,7 @@ async def check_bot_audits(
         report = response.json()
         assert report["subject"] == "bot"
         decoded = codec.decode_event(stored[version - 1].data)
-        if not is_meta_event(decoded):
+        if not is_service_event(decoded):
             decoded = game.visible_event(decoded, seat)
         shown = [record["event"] for record in report["events"]]
         assert shown == ([] if decoded is None else [plain(decoded)])

@@ -19,7 +19,8 @@ import pytest
 
 from domain.engine import fold
 from domain.games import unregister
-from service.core.codec import codec_for, is_meta_event
+from domain.table import is_service_event
+from service.core.codec import codec_for
 from service.core.pipeline.drain import Drainer
 from service.core.pipeline.session import GameSession, SessionCache, load_session
 from service.core.ports.records import Head
@@ -73,7 +74,7 @@ async def folded_view(harness: Harness, game_id: str, version: int) -> Any:
     codec = codec_for(NAME)
     stored = await harness.skald.store.read(game_id, limit=version)
     events = [codec.decode_event(e.data) for e in stored]
-    state = fold(codec.game, (e for e in events if not is_meta_event(e)))
+    state = fold(codec.game, (e for e in events if not is_service_event(e)))
     return msgspec.to_builtins(codec.game.view(state, None))
 
 
